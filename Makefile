@@ -1,0 +1,37 @@
+# The two commands a newcomer needs: `make demo` and `make test`. Both set themselves up.
+VENV   := .venv
+STAMP  := $(VENV)/.installed
+SYSPKG := tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35
+
+.PHONY: demo test bench setup clean
+
+setup: $(STAMP)
+
+# System packages: Tesseract (for the pytesseract engine) and the fonts the sample generator renders with.
+# The venv is rebuilt only when pyproject.toml changes.
+$(STAMP): pyproject.toml
+	@missing=""; for p in $(SYSPKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	@mkdir -p out
+	$(VENV)/bin/wordsearch solve samples/photo.jpg -o out/photo-solved.jpg --json out/photo-solved.json
+	@echo "annotated image: out/photo-solved.jpg"
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest -q -n 2 tests
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/solver_speed.py
+	$(VENV)/bin/python bench/accuracy.py
+	$(VENV)/bin/python bench/scan_speed.py
+	$(VENV)/bin/python bench/batch_speed.py
+
+clean:
+	rm -rf $(VENV) out

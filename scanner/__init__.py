@@ -1,0 +1,1 @@
+"""Image side of the word-search solver: load -> detect -> read -> solve -> annotate."""
