@@ -1,0 +1,85 @@
+"""Grid detection accuracy and speed on the corpus word searches: rows x cols found vs truth, ms per image.
+
+Usage: .venv/bin/python bench/detect_accuracy.py [--corpus DIR] [--draw OUTDIR] [--repeat N]
+Prints one line per image and a summary. The time is the median of N runs of find_grid (load excluded).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scanner.detect import find_grids  # noqa: E402
+from scanner.load import load_image  # noqa: E402
+
+
+def corpus_items(corpus: Path) -> list[tuple[Path, dict]]:
+    items = []
+    for sidecar in sorted(corpus.rglob("*.json")):
+        truth = json.loads(sidecar.read_text())
+        image = sidecar.with_suffix("")
+        if truth.get("puzzle") == "wordsearch" and image.exists():
+            items.append((image, truth))
+    return items
+
+
+def draw(image: np.ndarray, grids, path: Path) -> None:
+    out = image.copy()
+    thick = max(2, round(max(image.shape[:2]) / 400))
+    for g in grids:
+        q = g.corners
+        cv2.polylines(out, [q.astype(np.int32)], True, (0, 0, 255), thick)
+        src = np.array([[0, 0], [g.cols, 0], [g.cols, g.rows], [0, g.rows]], dtype=np.float32)
+        H = cv2.getPerspectiveTransform(src, q.astype(np.float32))
+        cells = np.array([[c + 0.5, r + 0.5, 1] for r in range(g.rows) for c in range(g.cols)]) @ H.T
+        for x, y in cells[:, :2] / cells[:, 2:3]:
+            cv2.circle(out, (int(x), int(y)), thick * 2, (0, 200, 0), -1)
+    s = min(1.0, 1400 / max(out.shape[:2]))
+    out = cv2.resize(out, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(path), out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    ap.add_argument("--draw", type=Path, default=None)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", default=None, help="substring of the image path")
+    args = ap.parse_args()
+    items = [(p, t) for p, t in corpus_items(args.corpus) if not args.only or args.only in str(p)]
+    ok, times = 0, []
+    print(f"{'image':60s} {'found':>7s} {'truth':>7s} {'ok':>3s} {'ms':>6s}")
+    for k, (path, truth) in enumerate(items):
+        image = load_image(path)
+        runs = []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            grids = find_grids(image)
+            runs.append(1000 * (time.perf_counter() - t0))
+        ms = statistics.median(runs)
+        times.append(ms)
+        found = f"{grids[0].rows}x{grids[0].cols}" if grids else "none"
+        want = f"{truth['rows']}x{truth['cols']}"
+        good = found == want
+        ok += good
+        name = str(path.relative_to(args.corpus))
+        print(f"{name[-60:]:60s} {found:>7s} {want:>7s} {'yes' if good else 'NO':>3s} {ms:6.0f}"
+              + (f"  (+{len(grids) - 1} more)" if len(grids) > 1 else ""))
+        if args.draw:
+            args.draw.mkdir(parents=True, exist_ok=True)
+            draw(image, grids, args.draw / f"{k:02d}.png")
+    print(f"\nshape exactly right: {ok}/{len(items)} ({100 * ok / max(1, len(items)):.1f}%); "
+          f"detect ms median {statistics.median(times):.0f}, max {max(times):.0f}")
+
+
+if __name__ == "__main__":
+    main()

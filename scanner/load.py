@@ -1,0 +1,90 @@
+"""Load an image file as a BGR uint8 array, upright (EXIF orientation applied), with guards against bad input."""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from solver.errors import BadInputError
+
+try:  # HEIC/HEIF (iPhone photos); optional at import time so the rest still works without it
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
+    pass
+
+MAX_PIXELS = 60_000_000
+"""Largest image accepted (decompression-bomb guard); the issue asks for photos up to ~50 MP."""
+MIN_SIDE = 16
+"""Smallest width/height that could hold a puzzle at all."""
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read `path` as an upright BGR uint8 HxWx3 array.
+
+    Raises BadInputError("cannot read <path>: <reason>") for a missing, empty, truncated, non-image, tiny or huge
+    file.
+    """
+    path = Path(path)
+
+    def bad(reason: str) -> BadInputError:
+        return BadInputError(f"cannot read {path}: {reason}")
+
+    if not path.exists():
+        raise bad("no such file")
+    if path.is_dir():
+        raise bad("it is a directory")
+    if path.stat().st_size == 0:
+        raise bad("the file is empty")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                w, h = im.size
+                if w * h > MAX_PIXELS:
+                    raise bad(f"image is too large ({w}x{h}, over {MAX_PIXELS // 1_000_000} megapixels)")
+                if min(w, h) < MIN_SIDE:
+                    raise bad(f"image is too small ({w}x{h})")
+                im.load()
+                im = ImageOps.exif_transpose(im)
+                return _to_bgr(im)
+    except BadInputError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise bad("image is too large (decompression bomb guard)") from None
+    except UnidentifiedImageError:
+        raise bad("not an image file (or an unsupported format)") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise bad(f"corrupt or truncated image ({reason})") from None
+
+
+def _to_bgr(im: Image.Image) -> np.ndarray:
+    """Any Pillow mode -> BGR uint8; transparency is composited on white (printables often have it)."""
+    if im.mode == "P" or im.mode == "PA":
+        im = im.convert("RGBA")
+    if im.mode in ("I;16", "I;16B", "I;16L", "I;16N", "I"):
+        a = np.asarray(im, dtype=np.float64)
+        top = 65535.0 if a.max() > 255 else 255.0
+        gray = np.clip(a * (255.0 / top), 0, 255).astype(np.uint8)
+        return np.repeat(gray[:, :, None], 3, axis=2)
+    if im.mode == "F":
+        a = np.asarray(im, dtype=np.float64)
+        top = 1.0 if a.max() <= 1.0 else 255.0
+        gray = np.clip(a * (255.0 / top), 0, 255).astype(np.uint8)
+        return np.repeat(gray[:, :, None], 3, axis=2)
+    if im.mode in ("RGBA", "LA", "La", "RGBa"):
+        rgba = np.asarray(im.convert("RGBA"), dtype=np.float32)
+        alpha = rgba[:, :, 3:4] / 255.0
+        rgb = rgba[:, :, :3] * alpha + 255.0 * (1.0 - alpha)
+        rgb = np.clip(rgb + 0.5, 0, 255).astype(np.uint8)
+    else:
+        if im.mode != "RGB":
+            im = im.convert("RGB")  # L, 1, CMYK, YCbCr, LAB, HSV, RGBX ...
+        rgb = np.asarray(im, dtype=np.uint8)
+    if rgb.ndim != 3 or rgb.shape[2] != 3:
+        raise ValueError(f"unexpected pixel layout {rgb.shape}")
+    return np.ascontiguousarray(rgb[:, :, ::-1])
