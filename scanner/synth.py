@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 import os
 import string
 import tempfile
@@ -42,16 +43,16 @@ TITLE_FONT_FILES = ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "NimbusSan
 THEMES: dict[str, list[str]] = {
     "Animals": ["ELEPHANT", "GIRAFFE", "ZEBRA", "LION", "TIGER", "MONKEY", "KANGAROO", "PANDA", "RABBIT", "TURTLE",
                 "DOLPHIN", "PENGUIN", "SQUIRREL", "HIPPO", "CAMEL", "BEAVER", "OTTER", "FOX", "WOLF", "MOOSE",
-                "SEA LION", "POLAR BEAR"],
+                "GRIZZLY BEAR", "POLAR BEAR"],
     "Fruits": ["APPLE", "BANANA", "CHERRY", "GRAPE", "LEMON", "MANGO", "ORANGE", "PAPAYA", "PEACH", "PEAR",
-               "PLUM", "KIWI", "MELON", "APRICOT", "COCONUT", "FIG", "GUAVA", "LIME", "PINEAPPLE", "RAISIN",
-               "BLUEBERRY", "DATE"],
+               "PLUM", "KIWI", "MELON", "APRICOT", "COCONUT", "FIG", "GUAVA", "LIME", "DATE", "RAISIN",
+               "BLUEBERRY", "POMEGRANATE"],
     "Space": ["PLANET", "COMET", "GALAXY", "NEBULA", "ORBIT", "ROCKET", "SATURN", "JUPITER", "MARS", "VENUS",
               "MERCURY", "NEPTUNE", "URANUS", "METEOR", "ASTEROID", "ECLIPSE", "MOON", "STAR", "TELESCOPE",
               "GRAVITY", "BLACK HOLE", "SPACE-TIME"],
     "Ocean": ["WHALE", "SHARK", "CORAL", "OCTOPUS", "SQUID", "CRAB", "LOBSTER", "SEAHORSE", "JELLYFISH", "OYSTER",
               "CLAM", "TIDE", "WAVE", "REEF", "KELP", "SALMON", "TUNA", "SHRIMP", "STARFISH", "ANCHOR", "SAND"],
-    "Weather": ["RAIN", "SNOW", "THUNDER", "LIGHTNING", "CLOUD", "STORM", "SUNSHINE", "WIND", "FOG", "HAIL",
+    "Weather": ["SHOWER", "SNOW", "THUNDER", "LIGHTNING", "CLOUD", "STORM", "SUNSHINE", "WIND", "FOG", "HAIL",
                 "TORNADO", "RAINBOW", "DRIZZLE", "FROST", "BREEZE", "HUMID", "SLEET", "MONSOON", "BLIZZARD",
                 "HURRICANE", "DROUGHT", "HEAT WAVE"],
     "Kitchen": ["SPOON", "FORK", "KNIFE", "PLATE", "BOWL", "OVEN", "KETTLE", "TOASTER", "BLENDER", "WHISK",
@@ -62,7 +63,7 @@ THEMES: dict[str, list[str]] = {
               "HARMONY", "CONCERT"],
     "Sports": ["SOCCER", "TENNIS", "HOCKEY", "GOLF", "RUGBY", "CRICKET", "BOXING", "ROWING", "SKIING", "SURFING",
                "KARATE", "CYCLING", "BASEBALL", "FENCING", "ARCHERY", "DIVING", "JUDO", "SAILING", "POLO",
-               "BADMINTON", "VOLLEYBALL", "TABLE TENNIS"],
+               "BADMINTON", "VOLLEYBALL", "HIGH JUMP"],
     "Garden": ["ROSE", "TULIP", "DAISY", "LILY", "ORCHID", "POPPY", "VIOLET", "IRIS", "SHOVEL", "RAKE", "HOSE",
                "SEEDS", "SOIL", "COMPOST", "HEDGE", "LAWN", "BEETLE", "WORM", "BUTTERFLY", "SUNFLOWER",
                "WATERING CAN", "GREENHOUSE"],
@@ -222,11 +223,16 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size)
 
 
-def _font_for_cap_height(path: str, cap_px: float) -> ImageFont.FreeTypeFont:
-    """The font at the size whose capital H is ``cap_px`` pixels tall."""
+def _font_for_cap_height(path: str, cap_px: float, max_w_px: float | None = None) -> ImageFont.FreeTypeFont:
+    """The font at the size whose capital H is ``cap_px`` tall, smaller if a W or M would be wider than
+    ``max_w_px`` (wide faces must not make neighbouring letters touch)."""
     probe = _font(path, 100)
     left, top, right, bottom = probe.getbbox("H", anchor="ls")
-    return _font(path, max(4, round(100 * cap_px / max(1, bottom - top))))
+    size = 100 * cap_px / max(1, bottom - top)
+    if max_w_px:
+        widest = max(probe.getbbox(ch, anchor="ls")[2] - probe.getbbox(ch, anchor="ls")[0] for ch in "MW")
+        size = min(size, 100 * max_w_px / max(1, widest))
+    return _font(path, max(4, round(size)))
 
 
 def _draw_centered(draw: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont, ch: str, cx: float, cy: float,
@@ -272,7 +278,7 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     title_font = _font_for_cap_height(_title_font_path(), 1.5 * text_px) if title else None
     instr_font = _font_for_cap_height(font_path, 0.8 * text_px) if instructions else None
     list_font = _font_for_cap_height(font_path, text_px)
-    letter_font = _font_for_cap_height(font_path, letter_scale * min(pitch_x, pitch_y))
+    letter_font = _font_for_cap_height(font_path, letter_scale * min(pitch_x, pitch_y), 0.78 * pitch_x)
 
     labels = [_list_label(w, i, list_style, list_case) for i, w in enumerate(puzzle.words)]
     list_w = max((list_font.getbbox(s)[2] for s in labels), default=0)
@@ -354,8 +360,9 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
             draw.text((x, yy), label, font=list_font, fill=ink, anchor="ls")
             boxes.append(draw.textbbox((x, yy), label, font=list_font, anchor="ls"))
         b = np.array(boxes, dtype=float)
-        x0, y0 = float(b[:, 0].min() - 4), float(b[:, 1].min() - 4)
-        x1, y1 = float(b[:, 2].max() + 4), float(b[:, 3].max() + 4)
+        m = 0.3 * text_px
+        x0, y0 = float(b[:, 0].min() - m), float(b[:, 1].min() - m)
+        x1, y1 = float(b[:, 2].max() + m), float(b[:, 3].max() + m)
         region = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
 
     corners = [[gx0, gy0], [gx0 + grid_w, gy0], [gx0 + grid_w, gy0 + grid_h], [gx0, gy0 + grid_h]]
@@ -395,3 +402,216 @@ def _notes(lined: bool, frame: int, inverted: bool, layout: str, font_path: str)
     parts.append(f"word list {layout}" if layout != "none" else "no word list")
     parts.append(f"font {Path(font_path).stem}")
     return "synthetic page from scanner.synth: " + ", ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Simulated phone photos
+
+
+def _smooth_field(rng: np.random.Generator, shape: tuple[int, int], cells: tuple[int, int]) -> np.ndarray:
+    """Low-frequency noise in [0, 1]: random values on a coarse lattice, upsampled smoothly to ``shape``."""
+    coarse = rng.random(cells).astype(np.float32)
+    return cv2.resize(coarse, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+
+
+def make_background(rng: np.random.Generator, width: int, height: int, style: str = "table") -> np.ndarray:
+    """A float32 BGR background (0..255): "table" (wood grain), "cloth" (dark mottled) or "noise" (grey blotches)."""
+    shape = (height, width)
+    if style == "table":
+        grain = 0.6 * _smooth_field(rng, shape, (160, 6)) + 0.4 * _smooth_field(rng, shape, (12, 3))
+        base = np.array(rng.uniform([40, 80, 120], [90, 130, 180]), dtype=np.float32)
+        bg = base * (0.75 + 0.45 * grain[..., None])
+    elif style == "cloth":
+        mottle = _smooth_field(rng, shape, (24, 24))
+        base = np.array(rng.uniform([30, 30, 30], [80, 70, 60]), dtype=np.float32)
+        bg = base * (0.8 + 0.4 * mottle[..., None])
+    else:
+        blotch = _smooth_field(rng, shape, (8, 8))
+        bg = np.repeat((90 + 120 * blotch)[..., None], 3, axis=2)
+    return bg.astype(np.float32)
+
+
+def _lighting(rng: np.random.Generator, width: int, height: int, shadow: float) -> np.ndarray:
+    """Multiplicative light field: a gradient across the frame and a soft-edged cast shadow over one side."""
+    h, w = max(2, height // 8), max(2, width // 8)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = yy / h - 0.5, xx / w - 0.5
+    angle = rng.uniform(0, 2 * np.pi)
+    along = np.cos(angle) * xx + np.sin(angle) * yy
+    field = 1.0 - 0.5 * shadow * (along + 0.5)
+    if shadow > 0:
+        a2 = rng.uniform(0, 2 * np.pi)
+        edge = np.cos(a2) * xx + np.sin(a2) * yy - rng.uniform(0.15, 0.4)
+        field *= 1.0 - shadow / (1.0 + np.exp(-edge / 0.04))
+    return cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, rotation: float = 0.0,
+                   perspective: float = 0.05, blur: float = 1.0, noise: float = 3.0, shadow: float = 0.35,
+                   jpeg_quality: int | None = 85, background: str = "table",
+                   out_size: tuple[int, int] = (1600, 1200), page_fill: float = 0.8) -> tuple[np.ndarray, dict]:
+    """Photograph a rendered page: lay it on a background, rotate it by ``rotation`` degrees, tilt the camera
+    (keystone and corner jitter, ``perspective`` as a fraction of the page size), shade it (``shadow`` 0..1),
+    blur (Gaussian sigma px), add sensor noise (sigma in grey levels) and JPEG artefacts.
+
+    ``out_size`` is the photo's (width, height); the page's rotated bounding box fills ``page_fill`` of it.
+    Returns (BGR uint8 image, truth) with ``corners`` and ``word_list_region`` mapped through the same
+    homography (also returned as ``page_to_photo``), ``kind`` "photo".
+    """
+    ph, pw = image.shape[:2]
+    width, height = out_size
+    theta = np.deg2rad(rotation)
+    cos, sin = abs(np.cos(theta)), abs(np.sin(theta))
+    scale = page_fill * min(width / (pw * cos + ph * sin), height / (pw * sin + ph * cos))
+
+    # Shrink big pages first: warpPerspective samples without area averaging, so it aliases when minifying.
+    pre = min(1.0, 1.5 * scale)
+    page = cv2.resize(image, (round(pw * pre), round(ph * pre)), interpolation=cv2.INTER_AREA) if pre < 1 else image
+    src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], dtype=np.float64)
+
+    slack = (1 - page_fill) / 2
+    centre = np.array([width, height]) * (0.5 + rng.uniform(-slack, slack, 2) * 0.5)
+    keystone = rng.uniform(-perspective, perspective)
+    local = (src - [pw / 2, ph / 2]) * scale
+    local[:2, 0] *= 1 - keystone  # top edge narrower or wider than the bottom: the camera is tilted
+    local += rng.uniform(-1, 1, (4, 2)) * perspective * 0.4 * scale * max(pw, ph)
+    rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    dst = local @ rot.T + centre
+    hom = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+    warp = hom @ np.diag([1 / pre, 1 / pre, 1.0])
+
+    bg = make_background(rng, width, height, background)
+    mask = cv2.warpPerspective(np.full(page.shape[:2], 255, np.uint8), warp, (width, height),
+                               flags=cv2.INTER_LINEAR)
+    mask = (mask.astype(np.float32) / 255)[..., None]
+    paper = cv2.warpPerspective(page, warp, (width, height), flags=cv2.INTER_LINEAR).astype(np.float32)
+    photo = paper * mask + bg * (1 - mask)
+    photo *= _lighting(rng, width, height, shadow)[..., None]
+    photo *= np.array(rng.uniform([0.85, 0.93, 0.97], [1.0, 1.0, 1.0]), dtype=np.float32)  # warm light
+    if blur > 0:
+        photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    if noise > 0:
+        photo += rng.standard_normal(photo.shape, dtype=np.float32) * noise
+    out = photo.clip(0, 255).astype(np.uint8)
+    if jpeg_quality:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+    new = dict(truth)
+    new["corners"] = _map_points(hom, truth["corners"])
+    new["word_list_region"] = _map_points(hom, truth["word_list_region"]) if truth["word_list_region"] else []
+    new["page_to_photo"] = hom.tolist()
+    new["kind"] = "photo"
+    new["image_size"] = [width, height]
+    new["notes"] = (f"{truth['notes']}; simulated photo: rotation {rotation:.1f} deg, perspective {perspective:.2f},"
+                    f" blur {blur:.1f}, noise {noise:.1f}, shadow {shadow:.2f}, {background} background")
+    return out, new
+
+
+def _map_points(hom: np.ndarray, points: list[list[float]]) -> list[list[float]]:
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, hom).reshape(-1, 2).tolist()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing images and truth sidecars
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def save_case(path: str | Path, image: np.ndarray, truth: dict, *, jpeg_quality: int = 85,
+              exif_orientation: int = 1) -> dict:
+    """Write ``image`` (format from the suffix) and its truth sidecar ``<path>.json``; return the truth written.
+
+    ``exif_orientation=6`` stores the pixels rotated 90 degrees counter-clockwise with EXIF orientation 6, as
+    phones do, so a viewer that applies the tag shows ``image`` (truth stays in that displayed orientation).
+    """
+    path = Path(path)
+    stored = cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE) if exif_orientation == 6 else image
+    pil = Image.fromarray(cv2.cvtColor(stored, cv2.COLOR_BGR2RGB))
+    exif = Image.Exif()
+    if exif_orientation != 1:
+        exif[0x0112] = exif_orientation
+    buf = io.BytesIO()
+    if path.suffix.lower() in (".jpg", ".jpeg"):
+        pil.save(buf, "JPEG", quality=jpeg_quality, exif=exif.tobytes())
+    else:
+        pil.save(buf, Image.registered_extensions()[path.suffix.lower()], exif=exif.tobytes())
+    _atomic_write(path, buf.getvalue())
+    truth = dict(truth, exif_orientation=exif_orientation, image_size=[image.shape[1], image.shape[0]])
+    _atomic_write(path.with_name(path.name + ".json"), (json.dumps(truth, indent=1) + "\n").encode())
+    return truth
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Random cases for tests and benchmarks
+
+
+def random_puzzle(rng: np.random.Generator, rows: int, cols: int) -> tuple[str, Puzzle]:
+    """A themed puzzle sized to the grid: (theme, puzzle) with 6-20 words that fit."""
+    theme = list(THEMES)[rng.integers(len(THEMES))]
+    fits = [w for w in THEMES[theme] if len(letters_of(w)) <= max(rows, cols) - 1]
+    n = int(np.clip(rows * cols // 12, 6, 20))
+    words = [fits[i] for i in sorted(rng.choice(len(fits), size=min(n, len(fits)), replace=False))]
+    return theme, make_puzzle(rng, rows, cols, words)
+
+
+def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, dict]:
+    """One random page (and, half the time or when ``photo`` is True, a simulated photo of it) from ``seed``.
+
+    Draws grid size (8x8..20x20, sometimes rectangular), font, lined/gridless, frame, inversion (rarely),
+    word-list layout and style, and for photos rotation (within 30 deg), perspective, blur, noise, shadow,
+    JPEG quality and a size giving cells of 12-40 px. The truth's ``case`` field records every choice.
+    """
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(8, 21))
+    cols = rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-5, 6), 8, 20))
+    theme, puzzle = random_puzzle(rng, rows, cols)
+    fonts = available_fonts()
+    page_opts = dict(
+        font_path=fonts[rng.integers(len(fonts))],
+        cell_px=float(rng.integers(28, 65)),
+        lined=bool(rng.random() < 0.6),
+        frame=int(rng.choice([0, 0, 2, 3, 6])),
+        inverted=bool(rng.random() < 0.1),
+        title=f"{theme} Word Search" if rng.random() < 0.8 else None,
+        instructions=INSTRUCTIONS[rng.integers(len(INSTRUCTIONS))] if rng.random() < 0.5 else None,
+        word_list_layout=str(rng.choice(["below", "below", "right", "none"])),
+        list_columns=int(rng.integers(1, 5)),
+        list_style=str(rng.choice(["plain", "plain", "numbered", "bullet"])),
+        list_case=str(rng.choice(["upper", "upper", "title", "lower"])),
+        letter_scale=float(rng.uniform(0.4, 0.6)),
+        line_gray=int(rng.choice([0, 0, 120, 190])),
+    )
+    image, truth = render_page(puzzle, **page_opts)
+    case: dict = {"seed": seed, "page": {k: v for k, v in page_opts.items() if k != "font_path"}}
+    if photo if photo is not None else rng.random() < 0.5:
+        cell_target = rng.uniform(12, 40)
+        page_fill = float(rng.uniform(0.6, 0.9))
+        rotation = float(rng.uniform(-30, 30)) if rng.random() < 0.7 else float(rng.uniform(-3, 3))
+        theta = np.deg2rad(rotation)
+        ph, pw = image.shape[:2]
+        k = cell_target / page_opts["cell_px"] / page_fill
+        bw = k * (pw * abs(np.cos(theta)) + ph * abs(np.sin(theta)))
+        bh = k * (pw * abs(np.sin(theta)) + ph * abs(np.cos(theta)))
+        aspect = 4 / 3 if bw >= bh else 3 / 4
+        width = int(max(bw, bh * aspect))
+        photo_opts = dict(
+            rotation=rotation, perspective=float(rng.uniform(0, 0.08)), blur=float(rng.uniform(0, 1.5)),
+            noise=float(rng.uniform(1, 6)), shadow=float(rng.uniform(0, 0.5)),
+            jpeg_quality=int(rng.integers(60, 96)), background=str(rng.choice(["table", "cloth", "noise"])),
+            out_size=(width, int(width / aspect)), page_fill=page_fill,
+        )
+        image, truth = simulate_photo(image, truth, rng, **photo_opts)
+        case["photo"] = photo_opts
+    truth["case"] = case
+    return image, truth

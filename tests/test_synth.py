@@ -1,6 +1,9 @@
 """The synthetic puzzle generator's truth must be exact: other tests and benchmarks score against it."""
 from __future__ import annotations
 
+import json
+
+import cv2
 import numpy as np
 
 from scanner import synth
@@ -31,3 +34,57 @@ def test_render_page_truth_is_consistent_and_deterministic():
     assert np.all((corners >= 0) & (corners <= [w, h]))
     for word, p in zip(truth["words"], truth["placements"]):
         assert _spells(truth["grid"], p, word)
+
+
+def _grid_patch(image: np.ndarray, corners, size: int = 240) -> np.ndarray:
+    """The grid area cut out through its truth corners and squared to size x size grey levels."""
+    dst = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    hom = cv2.getPerspectiveTransform(np.float32(corners), dst)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.warpPerspective(gray, hom, (size, size)).astype(np.float32)
+
+
+def _correlation(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum()))
+
+
+def test_simulated_photo_corners_frame_the_same_grid():
+    """Cutting the grid out of a photo through the mapped corners gives the page's grid: correlation > 0.9 for
+    the geometry alone (rotation 25 deg, perspective), and the degradations do not move the corners."""
+    puzzle = synth.make_puzzle(np.random.default_rng(7), 12, 12, synth.THEMES["Ocean"][:14])
+    page, truth = synth.render_page(puzzle, font_path=synth.available_fonts()[0], cell_px=40)
+    geometry = dict(rotation=25, perspective=0.06, out_size=(900, 700))
+    clean, ctruth = synth.simulate_photo(page, truth, np.random.default_rng(8), blur=0, noise=0, shadow=0,
+                                         jpeg_quality=None, **geometry)
+    photo, ptruth = synth.simulate_photo(page, truth, np.random.default_rng(8), blur=1.0, noise=4, shadow=0.4,
+                                         **geometry)
+    h, w = photo.shape[:2]
+    assert (w, h) == (900, 700) and ptruth["kind"] == "photo"
+    corners = np.array(ptruth["corners"])
+    assert np.all((corners >= 0) & (corners <= [w, h]))
+    assert np.allclose(corners, ctruth["corners"])
+    assert _correlation(_grid_patch(page, truth["corners"]), _grid_patch(clean, corners)) > 0.9
+    assert not np.array_equal(clean, photo)
+
+
+def test_random_cases_are_deterministic_and_consistent():
+    for seed in range(4):
+        image, truth = synth.random_case(seed)
+        again, _ = synth.random_case(seed)
+        assert np.array_equal(image, again)
+        h, w = image.shape[:2]
+        assert np.all((np.array(truth["corners"]) >= 0) & (np.array(truth["corners"]) <= [w, h]))
+        assert len(truth["grid"]) == truth["rows"] and {len(r) for r in truth["grid"]} == {truth["cols"]}
+        for word, p in zip(truth["words"], truth["placements"]):
+            assert _spells(truth["grid"], p, word)
+        json.dumps(truth)
+
+
+def test_theme_words_are_not_inside_each_other():
+    """make_puzzle needs each word to occur once; a word inside another from its theme would always fail."""
+    for theme, words in synth.THEMES.items():
+        letters = [synth.letters_of(w) for w in words]
+        assert len(set(letters)) == len(letters), theme
+        for a in letters:
+            assert not any(a != b and (a in b or a[::-1] in b) for b in letters), (theme, a)
