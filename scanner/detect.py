@@ -48,6 +48,7 @@ class _Blobs:
     y: np.ndarray
     w: np.ndarray
     h: np.ndarray
+    area: np.ndarray
 
     def __len__(self) -> int:
         return len(self.x)
@@ -91,10 +92,11 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     work = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     lattices: list[_Lattice] = []
     for inverted in _polarities(work):
-        blobs = _letter_blobs(_ink_mask(255 - work if inverted else work))
-        for lat in _lattices(blobs):
-            lat.inverted = inverted
-            lattices.append(lat)
+        for denoise in (False, True):
+            blobs = _letter_blobs(_ink_mask(255 - work if inverted else work, denoise))
+            for lat in _lattices(blobs):
+                lat.inverted = inverted
+                lattices.append(lat)
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         quads = [cv2.convexHull(c.corners().astype(np.float32)) for c in chosen]
@@ -145,10 +147,13 @@ def _polarities(gray: np.ndarray) -> list[bool]:
     return [False, True] if dark > 0.2 else [False]
 
 
-def _ink_mask(gray: np.ndarray) -> np.ndarray:
-    """Dark ink as 255 on 0: the background is flattened by dividing by a local maximum, then Otsu."""
+def _ink_mask(gray: np.ndarray, denoise: bool) -> np.ndarray:
+    """Dark ink as 255 on 0: the background is flattened by dividing by a local maximum, then Otsu.
+
+    `denoise` smooths harder first (grainy scans and photos); the light version keeps tiny letters intact.
+    """
     k = max(15, round(max(gray.shape) / 60)) | 1
-    smooth = cv2.medianBlur(gray, 3)
+    smooth = cv2.GaussianBlur(cv2.medianBlur(gray, 5), (0, 0), 1.5) if denoise else cv2.medianBlur(gray, 3)
     bg = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     bg = cv2.blur(bg, (k, k))
     ratio = smooth.astype(np.float32) / np.maximum(bg.astype(np.float32), 1.0)
@@ -165,7 +170,7 @@ def _letter_blobs(mask: np.ndarray) -> _Blobs:
     side = min(mask.shape)
     keep = ((h >= 6) & (area >= 12) & (h <= side / 4) & (w <= side / 4)
             & (w <= 3.0 * h) & (h <= 12.0 * w) & (area >= 0.06 * w * h))
-    return _Blobs(x=(x + w / 2)[keep], y=(y + h / 2)[keep], w=w[keep], h=h[keep])
+    return _Blobs(x=(x + w / 2)[keep], y=(y + h / 2)[keep], w=w[keep], h=h[keep], area=area[keep])
 
 
 # --- lattice search ---------------------------------------------------------------------------------------------
@@ -303,6 +308,9 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     c0, r0 = ij.min(0).astype(int)
     c1, r1 = ij.max(0).astype(int)
     size_ok = (b.h > 0.6 * letter_h) & (b.h < 1.6 * letter_h)
+    # Only solid, letter-sized blobs count against a row/column: not I's or broken ruled-line fragments.
+    letter_area = float(np.median(b.area[members][keep]))
+    solid = size_ok & (b.area > 0.35 * letter_area) & (np.minimum(b.w, b.h) > 0.25 * letter_h)
     allpts = np.c_[b.x, b.y]
     for it in range(60):
         try:
@@ -323,7 +331,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
                 inside = band & (np.abs(uv[:, axis] - k) < 0.5)
                 hits = inside & on
                 nodes = len(np.unique(rnd[hits, 1 - axis]))
-                off = np.count_nonzero(inside & ~on)
+                off = np.count_nonzero(inside & ~on & solid)
                 return nodes >= 0.5 * span and off <= 0.25 * nodes + 1
 
             if good(hi + 1):
