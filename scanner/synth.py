@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
-import json
-import os
 import string
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -20,6 +17,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from scanner.export import write_bytes_atomic, write_json_atomic
 from solver.errors import BadInputError
 
 DIRECTIONS: dict[str, tuple[int, int]] = {
@@ -298,7 +296,7 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
         block_w, block_h = 2 * col_w - gap, per_col * list_line
 
     y = float(margin)
-    title_h = 2.6 * text_px if title else 0
+    title_h = 3.0 * text_px if title else 0
     instr_h = 1.8 * text_px if instructions else 0
     content_w = grid_w + 2 * pad + (gap + block_w if word_list_layout == "right" else 0)
     if word_list_layout == "below":
@@ -517,17 +515,6 @@ def _map_points(hom: np.ndarray, points: list[list[float]]) -> list[list[float]]
 # Writing images and truth sidecars
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def save_case(path: str | Path, image: np.ndarray, truth: dict, *, jpeg_quality: int = 85,
               exif_orientation: int = 1) -> dict:
     """Write ``image`` (format from the suffix) and its truth sidecar ``<path>.json``; return the truth written.
@@ -546,9 +533,9 @@ def save_case(path: str | Path, image: np.ndarray, truth: dict, *, jpeg_quality:
         pil.save(buf, "JPEG", quality=jpeg_quality, exif=exif.tobytes())
     else:
         pil.save(buf, Image.registered_extensions()[path.suffix.lower()], exif=exif.tobytes())
-    _atomic_write(path, buf.getvalue())
+    write_bytes_atomic(path, buf.getvalue())
     truth = dict(truth, exif_orientation=exif_orientation, image_size=[image.shape[1], image.shape[0]])
-    _atomic_write(path.with_name(path.name + ".json"), (json.dumps(truth, indent=1) + "\n").encode())
+    write_json_atomic(path.with_name(path.name + ".json"), truth)
     return truth
 
 
