@@ -65,6 +65,8 @@ class _Lattice:
     r1: int
     letter_h: float
     nodes: int  # lattice nodes inside the rectangle holding a letter blob
+    resid: float  # RMS distance (pitches) of those blobs from their nodes
+    width_frac: float  # median letter width / column pitch
     inverted: bool = False
 
     @property
@@ -103,11 +105,18 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         centre = _apply(lat.H, np.array([[(lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2]]))[0]
         if any(cv2.pointPolygonTest(q, (float(centre[0]), float(centre[1])), False) >= 0 for q in quads):
             continue
-        if chosen and (lat.fill < 0.85 or lat.nodes < 0.25 * chosen[0].nodes):
-            continue  # a second puzzle must look unmistakably like one
+        if chosen and not _unmistakable(lat, chosen[0]):
+            continue
         chosen.append(lat)
     return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=lat.inverted)
             for lat in chosen]
+
+
+def _unmistakable(lat: _Lattice, first: _Lattice) -> bool:
+    """Whether a further lattice on the page is surely a second puzzle, not a word list set in columns: nearly
+    full, regular, letters well apart (list words have letters almost touching)."""
+    return (min(lat.rows, lat.cols) >= 6 and lat.fill >= 0.9 and lat.resid < 0.12 and lat.width_frac < 0.75
+            and lat.nodes >= 0.25 * first.nodes)
 
 
 def find_grid(image: np.ndarray, source: str) -> GridLocation:
@@ -362,7 +371,11 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
     inside = on & (rnd[:, 0] >= c0) & (rnd[:, 0] <= c1) & (rnd[:, 1] >= r0) & (rnd[:, 1] <= r1)
     nodes = len({(int(u), int(v)) for u, v in rnd[inside]})
-    lat = _Lattice(H=H, c0=int(c0), c1=int(c1), r0=int(r0), r1=int(r1), letter_h=letter_h, nodes=nodes)
+    resid = float(np.sqrt(np.mean((uv[inside] - rnd[inside]) ** 2))) if inside.any() else 1.0
+    mid = _apply(H, np.array([[(c0 + c1) / 2, (r0 + r1) / 2], [(c0 + c1) / 2 + 1, (r0 + r1) / 2]]))
+    width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6) if inside.any() else 1.0
+    lat = _Lattice(H=H, c0=int(c0), c1=int(c1), r0=int(r0), r1=int(r1), letter_h=letter_h, nodes=nodes,
+                   resid=resid, width_frac=width_frac)
     if lat.rows < MIN_SIDE_CELLS or lat.cols < MIN_SIDE_CELLS or lat.fill < 0.6:
         return None
     return lat
