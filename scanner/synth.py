@@ -77,6 +77,8 @@ INSTRUCTIONS = (
     "Search for the words listed below the puzzle.",
 )
 
+FOOTERS = ("www.puzzle-fun.example", "Page 12", "(c) Weekly Puzzles", "Answers on page 31")
+
 
 @dataclass(frozen=True)
 class Placement:
@@ -240,6 +242,12 @@ def _draw_centered(draw: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont, ch: 
     draw.text((cx - (left + right) / 2, cy - (top + bottom) / 2), ch, font=font, fill=fill, anchor="ls")
 
 
+def _text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
+    """Ink width of ``text`` in ``font``."""
+    left, _, right, _ = font.getbbox(text)
+    return right - left
+
+
 def _list_label(word: str, index: int, style: str, case: str) -> str:
     text = {"upper": word.upper(), "lower": word.lower(), "title": word.title()}.get(case, word)
     if style == "numbered":
@@ -254,16 +262,18 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
                 title: str | None = "Word Search", instructions: str | None = None,
                 word_list_layout: str = "below", list_columns: int = 3, list_style: str = "plain",
                 list_case: str = "upper", letter_scale: float = 0.5, line_px: int = 2,
-                line_gray: int = 0, paper: tuple[int, int, int] = (255, 255, 255), letter_page: bool = False
-                ) -> tuple[np.ndarray, dict]:
+                line_gray: int = 0, paper: tuple[int, int, int] = (255, 255, 255), letter_page: bool = False,
+                list_box: bool = False, footer: str | None = None) -> tuple[np.ndarray, dict]:
     """Draw ``puzzle`` as a printable page; return (BGR uint8 image, truth dict).
 
     ``lined`` rules every cell; otherwise the letters are just evenly spaced (gridless). ``frame`` > 0 draws an
     outer frame that many pixels thick (on the cell boundary when lined, a little outside it when gridless).
-    ``inverted`` prints the grid white on a dark panel. ``word_list_layout`` is "below", "right" or "none";
-    ``list_style`` "plain", "numbered" or "bullet"; ``list_case`` "upper", "lower", "title" or "as_given".
-    ``letter_scale`` is the capital height as a fraction of the cell pitch. ``letter_page`` pads the page to
-    US-letter proportions. Truth ``corners`` are the grid's outer cell boundary (TL TR BR BL, image px).
+    ``inverted`` prints the grid white on a dark panel. ``word_list_layout`` is "below", "above", "right" or
+    "none"; ``list_style`` "plain", "numbered" or "bullet"; ``list_case`` "upper", "lower", "title" or
+    "as_given"; ``list_box`` draws a box around the list. ``letter_scale`` is the capital height as a fraction
+    of the cell pitch. ``letter_page`` pads the page to US-letter proportions. ``footer`` is page furniture
+    (a site name, a page number) printed at the bottom. Truth ``corners`` are the grid's outer cell boundary
+    (TL TR BR BL, image px); ``word_list_region`` the list's bounding box (its box when boxed).
     """
     font_path = font_path or available_fonts()[0]
     pitch_x, pitch_y = float(cell_px), float(row_px or cell_px)
@@ -286,10 +296,13 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     pad = round(0.35 * pitch_x) if (frame and not lined) or inverted else 0
 
     n_cols = 1 if word_list_layout == "right" else max(1, min(list_columns, len(labels)))
+    if word_list_layout == "above":
+        n_cols = max(n_cols, min(3, len(labels)))  # a long single column above the grid is not a real layout
     per_col = -(-len(labels) // n_cols) if labels else 0
     col_w = list_w + gap
     block_w = n_cols * col_w - gap if word_list_layout != "none" else 0
     block_h = per_col * list_line if word_list_layout != "none" else 0
+    box_m = 0.8 * text_px if list_box else 0.0
     if word_list_layout == "right" and per_col * list_line > grid_h:
         n_cols = 2
         per_col = -(-len(labels) // 2)
@@ -298,15 +311,17 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     y = float(margin)
     title_h = 3.0 * text_px if title else 0
     instr_h = 1.8 * text_px if instructions else 0
-    content_w = grid_w + 2 * pad + (gap + block_w if word_list_layout == "right" else 0)
+    above_h = block_h + 2 * box_m + 1.5 * gap if word_list_layout == "above" else 0
+    footer_h = 2.5 * text_px if footer else 0
+    body_w = grid_w + 2 * pad + (gap + block_w + 2 * box_m if word_list_layout == "right" else 0)
+    content_w = max(body_w, block_w + 2 * box_m) if word_list_layout in ("below", "above") else body_w
+    header_w = max([_text_width(f, t) for f, t in ((title_font, title), (instr_font, instructions)) if t], default=0)
+    width = round(max(content_w, header_w) + 2 * margin)
+    height = margin + title_h + instr_h + above_h + pad + grid_h + pad + margin + footer_h
     if word_list_layout == "below":
-        content_w = max(content_w, block_w)
-    width = round(content_w + 2 * margin)
-    height = margin + title_h + instr_h + pad + grid_h + pad + margin
-    if word_list_layout == "below":
-        height += gap + block_h
+        height += gap + block_h + 2 * box_m
     elif word_list_layout == "right":
-        height = max(height, margin + title_h + instr_h + block_h + margin)
+        height = max(height, margin + title_h + instr_h + block_h + 2 * box_m + margin + footer_h)
     if letter_page:
         height = max(height, width * 11 / 8.5)
         width = max(width, round(height * 8.5 / 11))
@@ -320,8 +335,10 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     if instructions:
         draw.text((width / 2, y + instr_h * 0.4), instructions, font=instr_font, fill=ink, anchor="mm")
         y += instr_h
+    list_y = y + 0.5 * gap + box_m
+    y += above_h
 
-    gx0 = (width - content_w) / 2 + pad
+    gx0 = (width - body_w) / 2 + pad
     gy0 = y + pad
     letter_fill, rule = ink, line_color
     if inverted:
@@ -348,9 +365,11 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     region: list[list[float]] = []
     if word_list_layout != "none" and labels:
         if word_list_layout == "below":
-            lx0, ly0 = (width - block_w) / 2, gy0 + grid_h + pad + gap
+            lx0, ly0 = (width - block_w) / 2, gy0 + grid_h + pad + gap + box_m
+        elif word_list_layout == "above":
+            lx0, ly0 = (width - block_w) / 2, list_y
         else:
-            lx0, ly0 = gx0 + grid_w + pad + gap, gy0
+            lx0, ly0 = gx0 + grid_w + pad + gap + box_m, gy0 + box_m
         boxes = []
         for i, label in enumerate(labels):
             x = lx0 + (i // per_col) * col_w
@@ -358,10 +377,15 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
             draw.text((x, yy), label, font=list_font, fill=ink, anchor="ls")
             boxes.append(draw.textbbox((x, yy), label, font=list_font, anchor="ls"))
         b = np.array(boxes, dtype=float)
-        m = 0.3 * text_px
+        m = box_m or 0.3 * text_px
         x0, y0 = float(b[:, 0].min() - m), float(b[:, 1].min() - m)
         x1, y1 = float(b[:, 2].max() + m), float(b[:, 3].max() + m)
         region = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+        if list_box:
+            draw.rectangle([x0, y0, x1, y1], outline=(90, 90, 90), width=max(1, line_px))
+    if footer:
+        footer_font = _font_for_cap_height(font_path, 0.7 * text_px)
+        draw.text((width / 2, height - margin * 0.6 - footer_h / 2), footer, font=footer_font, fill=ink, anchor="mm")
 
     corners = [[gx0, gy0], [gx0 + grid_w, gy0], [gx0 + grid_w, gy0 + grid_h], [gx0, gy0 + grid_h]]
     truth = {
@@ -447,14 +471,16 @@ def _lighting(rng: np.random.Generator, width: int, height: int, shadow: float) 
 def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, rotation: float = 0.0,
                    perspective: float = 0.05, blur: float = 1.0, noise: float = 3.0, shadow: float = 0.35,
                    jpeg_quality: int | None = 85, background: str = "table",
-                   out_size: tuple[int, int] = (1600, 1200), page_fill: float = 0.8) -> tuple[np.ndarray, dict]:
+                   out_size: tuple[int, int] = (1600, 1200), page_fill: float = 0.8,
+                   curl: float = 0.0) -> tuple[np.ndarray, dict]:
     """Photograph a rendered page: lay it on a background, rotate it by ``rotation`` degrees, tilt the camera
     (keystone and corner jitter, ``perspective`` as a fraction of the page size), shade it (``shadow`` 0..1),
     blur (Gaussian sigma px), add sensor noise (sigma in grey levels) and JPEG artefacts.
 
     ``out_size`` is the photo's (width, height); the page's rotated bounding box fills ``page_fill`` of it.
+    ``curl`` bends the paper: horizontal lines bow by up to that fraction of the page height (0 = flat).
     Returns (BGR uint8 image, truth) with ``corners`` and ``word_list_region`` mapped through the same
-    homography (also returned as ``page_to_photo``), ``kind`` "photo".
+    transform, ``kind`` "photo"; ``page_to_photo`` is the homography, exact for points when ``curl`` is 0.
     """
     ph, pw = image.shape[:2]
     width, height = out_size
@@ -465,6 +491,13 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
     # Shrink big pages first: warpPerspective samples without area averaging, so it aliases when minifying.
     pre = min(1.0, 1.5 * scale)
     page = cv2.resize(image, (round(pw * pre), round(ph * pre)), interpolation=cv2.INTER_AREA) if pre < 1 else image
+    sheet = np.full(page.shape[:2], 255, np.uint8)
+    if curl:
+        sh, sw = page.shape[:2]
+        map_x, map_y = np.meshgrid(np.arange(sw, dtype=np.float32), np.arange(sh, dtype=np.float32))
+        map_y -= _curl_offset(map_x / pre, pw, ph, curl) * pre
+        page = cv2.remap(page, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        sheet = cv2.remap(sheet, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], dtype=np.float64)
 
     slack = (1 - page_fill) / 2
@@ -479,8 +512,7 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
     warp = hom @ np.diag([1 / pre, 1 / pre, 1.0])
 
     bg = make_background(rng, width, height, background)
-    mask = cv2.warpPerspective(np.full(page.shape[:2], 255, np.uint8), warp, (width, height),
-                               flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(sheet, warp, (width, height), flags=cv2.INTER_LINEAR)
     mask = (mask.astype(np.float32) / 255)[..., None]
     paper = cv2.warpPerspective(page, warp, (width, height), flags=cv2.INTER_LINEAR).astype(np.float32)
     photo = paper * mask + bg * (1 - mask)
@@ -496,14 +528,25 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
     new = dict(truth)
-    new["corners"] = _map_points(hom, truth["corners"])
-    new["word_list_region"] = _map_points(hom, truth["word_list_region"]) if truth["word_list_region"] else []
+    def to_photo(points: list[list[float]]) -> list[list[float]]:
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2).copy()
+        pts[:, 1] += _curl_offset(pts[:, 0], pw, ph, curl)
+        return _map_points(hom, pts.tolist())
+
+    new["corners"] = to_photo(truth["corners"])
+    new["word_list_region"] = to_photo(truth["word_list_region"]) if truth["word_list_region"] else []
     new["page_to_photo"] = hom.tolist()
     new["kind"] = "photo"
     new["image_size"] = [width, height]
     new["notes"] = (f"{truth['notes']}; simulated photo: rotation {rotation:.1f} deg, perspective {perspective:.2f},"
-                    f" blur {blur:.1f}, noise {noise:.1f}, shadow {shadow:.2f}, {background} background")
+                    f" blur {blur:.1f}, noise {noise:.1f}, shadow {shadow:.2f}, curl {curl:.3f},"
+                    f" {background} background")
     return out, new
+
+
+def _curl_offset(x: np.ndarray, pw: int, ph: int, curl: float) -> np.ndarray:
+    """Downward shift of page points at x for a sheet bowed by ``curl`` (its middle sags, its edges do not)."""
+    return curl * ph * (1 - (2 * np.asarray(x) / pw - 1) ** 2)
 
 
 def _map_points(hom: np.ndarray, points: list[list[float]]) -> list[list[float]]:
@@ -556,8 +599,9 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
     """One random page (and, half the time or when ``photo`` is True, a simulated photo of it) from ``seed``.
 
     Draws grid size (8x8..20x20, sometimes rectangular), font, lined/gridless, frame, inversion (rarely),
-    word-list layout and style, and for photos rotation (within 30 deg), perspective, blur, noise, shadow,
-    JPEG quality and a size giving cells of 12-40 px. The truth's ``case`` field records every choice.
+    word-list layout, style and box, paper tint, a footer, and for photos rotation (within 30 deg),
+    perspective, paper curl, blur, noise, shadow, JPEG quality and a size giving cells of 12-40 px.
+    The truth's ``case`` field records every choice.
     """
     rng = np.random.default_rng(seed)
     rows = int(rng.integers(8, 21))
@@ -572,12 +616,15 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
         inverted=bool(rng.random() < 0.1),
         title=f"{theme} Word Search" if rng.random() < 0.8 else None,
         instructions=INSTRUCTIONS[rng.integers(len(INSTRUCTIONS))] if rng.random() < 0.5 else None,
-        word_list_layout=str(rng.choice(["below", "below", "right", "none"])),
+        word_list_layout=str(rng.choice(["below", "below", "right", "above", "none"])),
         list_columns=int(rng.integers(1, 5)),
         list_style=str(rng.choice(["plain", "plain", "numbered", "bullet"])),
         list_case=str(rng.choice(["upper", "upper", "title", "lower"])),
         letter_scale=float(rng.uniform(0.4, 0.6)),
         line_gray=int(rng.choice([0, 0, 120, 190])),
+        paper=tuple(int(v) for v in rng.integers(235, 256, 3)) if rng.random() < 0.3 else (255, 255, 255),
+        list_box=bool(rng.random() < 0.25),
+        footer=FOOTERS[rng.integers(len(FOOTERS))] if rng.random() < 0.3 else None,
     )
     image, truth = render_page(puzzle, **page_opts)
     case: dict = {"seed": seed, "page": {k: v for k, v in page_opts.items() if k != "font_path"}}
@@ -597,6 +644,7 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
             noise=float(rng.uniform(1, 6)), shadow=float(rng.uniform(0, 0.5)),
             jpeg_quality=int(rng.integers(60, 96)), background=str(rng.choice(["table", "cloth", "noise"])),
             out_size=(width, int(width / aspect)), page_fill=page_fill,
+            curl=float(rng.uniform(0, 0.008)) if rng.random() < 0.3 else 0.0,
         )
         image, truth = simulate_photo(image, truth, rng, **photo_opts)
         case["photo"] = photo_opts

@@ -5,7 +5,9 @@ import json
 
 import cv2
 import numpy as np
+from PIL import Image, ImageOps
 
+from conftest import SAMPLES
 from scanner import synth
 
 
@@ -88,3 +90,38 @@ def test_theme_words_are_not_inside_each_other():
         assert len(set(letters)) == len(letters), theme
         for a in letters:
             assert not any(a != b and (a in b or a[::-1] in b) for b in letters), (theme, a)
+
+
+def test_save_case_writes_exif_rotated_photo_and_sidecar(tmp_path):
+    """Orientation 6 stores the pixels sideways; applying the tag gives back the image the truth describes."""
+    puzzle = synth.make_puzzle(np.random.default_rng(9), 8, 10, synth.THEMES["Kitchen"][:8])
+    image, truth = synth.render_page(puzzle, font_path=synth.available_fonts()[-1], cell_px=30, lined=False)
+    path = tmp_path / "case.png"
+    written = synth.save_case(path, image, truth, exif_orientation=6)
+    with Image.open(path) as stored:
+        assert stored.size == (image.shape[0], image.shape[1]) and stored.getexif()[0x0112] == 6
+        shown = cv2.cvtColor(np.asarray(ImageOps.exif_transpose(stored).convert("RGB")), cv2.COLOR_RGB2BGR)
+    assert np.array_equal(shown, image)
+    assert json.loads(path.with_name("case.png.json").read_text()) == written
+    assert written["exif_orientation"] == 6 and written["image_size"] == [image.shape[1], image.shape[0]]
+
+
+def test_bundled_samples_match_their_truth():
+    """Every samples/ image has a sidecar whose size, shape, placements and corners agree with the image."""
+    images = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".png", ".jpg"))
+    assert {p.name for p in images} >= {"printable.png", "photo.jpg", "gridless.png"}
+    for path in images:
+        truth = json.loads(path.with_name(path.name + ".json").read_text())
+        with Image.open(path) as im:
+            shown = ImageOps.exif_transpose(im)
+            assert list(shown.size) == truth["image_size"], path.name
+        corners = np.array(truth["corners"])
+        assert np.all((corners >= 0) & (corners <= truth["image_size"])), path.name
+        assert len(truth["grid"]) == truth["rows"] and {len(r) for r in truth["grid"]} == {truth["cols"]}
+        for word, p in zip(truth["words"], truth["placements"], strict=True):
+            assert _spells(truth["grid"], p, word), (path.name, word)
+    with Image.open(SAMPLES / "photo.jpg") as photo:
+        assert photo.size[0] * photo.size[1] >= 12_000_000
+    grid_text, words_text = (SAMPLES / "puzzle.txt").read_text().split("\n\n")
+    grid, words = grid_text.split(), words_text.split("\n")[:-1]
+    assert all(len(synth.occurrences(grid, w)) == 1 for w in words)
