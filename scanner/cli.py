@@ -1,11 +1,13 @@
 """The ``wordsearch`` command line. A thin layer over the library: parse options, call, print, exit."""
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 
 import click
 
-from solver.errors import WordSearchError
+from solver.errors import BadInputError, NoWordsError, WordSearchError
 
 EXIT_CODES_HELP = """\b
 Exit codes:
@@ -28,6 +30,99 @@ def cli() -> None:
 
     Coordinates are 0-based (row, col) from the top-left of the grid.
     """
+
+
+@cli.command("solve", epilog=EXIT_CODES_HELP)
+@click.argument("image", type=click.Path(path_type=Path))
+@click.option("--words", "words_text", metavar='"A,B,C"', help="The words to find, comma-separated.")
+@click.option("--words-file", type=click.Path(path_type=Path), help="The words to find, one per line (or commas).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the annotated image (.png or .jpg).")
+@click.option("--json", "json_out", metavar="OUT.json|-", help="Write the result as JSON to a file, or - for stdout.")
+@click.option("--engine", type=click.Choice(["tesserocr", "pytesseract"]), default="tesserocr", show_default=True,
+              help="OCR engine: the in-process tesserocr wheel or the system tesseract via pytesseract.")
+@click.option("--alphabet", default="ABCDEFGHIJKLMNOPQRSTUVWXYZ", show_default=True,
+              help="The letters a grid cell may hold (e.g. add ÀÂÇÉÈÊËÎÏÔÙÛÜ for French).")
+def solve_command(image: Path, words_text: str | None, words_file: Path | None, output: Path | None,
+                  json_out: str | None, engine: str, alphabet: str) -> None:
+    """Solve the word search in IMAGE (photo, scan or screenshot) and circle the answers.
+
+    Prints a short summary; -o writes the annotated image (same size and orientation as IMAGE, with a legend of
+    the words not found), --json writes the grid, the word positions and the timings.
+    """
+    from scanner.export import check_not_input, encode_image, image_extension, write_bytes_atomic
+    from scanner.pipeline import annotate, solve_file
+
+    if words_text is not None and words_file is not None:
+        raise click.UsageError("give either --words or --words-file, not both")
+    inputs = [image] + ([words_file] if words_file is not None else [])
+    json_path = None if json_out in (None, "-") else Path(json_out)
+    if output is not None:  # fail before any work: output over an input, unsupported image type
+        check_not_input(output, inputs)
+        image_extension(output)
+    if json_path is not None:
+        check_not_input(json_path, inputs)
+    if words_file is not None:
+        words, words_source = read_words_file(words_file), "file"
+    elif words_text is not None:
+        words, words_source = split_words(words_text), "argument"
+    else:
+        words, words_source = None, "image"
+    if words == []:
+        raise NoWordsError(f"nothing to search for: {words_file or '--words'} holds no words")
+
+    picture, puzzles = solve_file(image, words=words, words_source=words_source, alphabet=alphabet,
+                                  engine=engine)
+    encoded = encode_image(annotate(picture, puzzles), output) if output is not None else None
+    docs = [p.to_json() for p in puzzles]
+    payload = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False) + "\n"
+
+    if encoded is not None:
+        write_bytes_atomic(output, encoded, inputs=inputs)
+    if json_out == "-":
+        click.echo(payload, nl=False)
+    elif json_path is not None:
+        write_bytes_atomic(json_path, payload.encode("utf-8"), inputs=inputs)
+    to_stderr = json_out == "-"
+    for line in solve_summary(puzzles):
+        click.echo(line, err=to_stderr)
+    for path in (output, json_path):
+        if path is not None:
+            click.echo(f"wrote {path}", err=to_stderr)
+
+
+def split_words(text: str) -> list[str]:
+    """Words from "A, B,C" or one per line; blanks dropped, order and spelling kept."""
+    return [w.strip() for line in text.splitlines() for w in line.split(",") if w.strip()]
+
+
+def read_words_file(path: Path) -> list[str]:
+    """The words of a --words-file (UTF-8, one per line or comma-separated)."""
+    try:
+        return split_words(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BadInputError(f"cannot read {path}: no such file") from None
+    except UnicodeDecodeError:
+        raise BadInputError(f"cannot read {path}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise BadInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def solve_summary(puzzles: list) -> list[str]:
+    """Human summary lines: grid shape, found/total, corrected cells, words not found."""
+    lines = []
+    for p in puzzles:
+        found = sum(r.found for r in p.results)
+        name = p.source if len(puzzles) == 1 else f"{p.source} (puzzle {p.index + 1})"
+        lines.append(f"{name}: {p.rows}x{p.cols} grid, {found}/{len(p.results)} words found, "
+                     f"{len(p.corrections)} cells corrected, {len(p.low_confidence())} low-confidence cells")
+        for r in p.results:
+            for m in r.mismatches:
+                lines.append(f"  corrected {r.word}: cell ({m.cell[0]}, {m.cell[1]}) read {m.read}, "
+                             f"needed {m.needed}")
+        missing = [r.word for r in p.results if not r.found]
+        if missing:
+            lines.append("  not found: " + ", ".join(missing))
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,182 @@
+"""The image pipeline as a library: load -> detect -> rectify + read -> (word list) -> solve + repair -> annotate.
+
+`solve_image` returns one PuzzleResult per letter grid on the page (largest first); `PuzzleResult.to_json()` is
+the JSON contract documented in the README (issue 3, plus issue 4's "word_list").
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from scanner.annotate import annotate as draw_answers
+from scanner.detect import find_grids, rectify
+from scanner.engine import get_engine
+from scanner.load import load_image
+from scanner.ocr import read_grid
+from scanner.repair import solve_and_repair
+from solver.errors import NoGridError
+
+DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CELL_PX = 64
+"""Rectified cell size handed to the OCR stage."""
+LOW_CONFIDENCE = 0.5
+"""Cells read with a confidence under this are reported in grid.low_confidence."""
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 1)
+
+
+@dataclass
+class PuzzleResult:
+    """Everything known about one puzzle on a page. Coordinates are 0-based [row, col] in reading orientation."""
+
+    source: str
+    location: object  # scanner.detect.GridLocation
+    reading: object  # scanner.ocr.GridReading (as read, before repair)
+    results: list  # list[solver.WordResult], one per distinct word
+    letters: list[list[str]]  # the grid after repair (corrected letters put in)
+    corrections: list  # list[solver.Mismatch]
+    homography: np.ndarray  # input-image pixels -> rectified pixels
+    cell_px: int
+    word_list: object | None = None  # scanner.wordlist.WordList when the list was read from an image
+    words_source: str = "argument"  # "argument" | "file" | "image"
+    index: int = 0  # 0 = the largest grid on the page
+    timings_ms: dict = field(default_factory=dict)
+
+    @property
+    def rows(self) -> int:
+        return self.location.rows
+
+    @property
+    def cols(self) -> int:
+        return self.location.cols
+
+    def low_confidence(self, threshold: float = LOW_CONFIDENCE) -> list[tuple[int, int]]:
+        """Cells the OCR was unsure of, (row, col) in reading order."""
+        return [tuple(cell) for cell in self.reading.low_confidence(threshold)]
+
+    def to_json(self) -> dict:
+        """The JSON contract: source, puzzle, grid, words, timings_ms (and word_list when there is one)."""
+        corrections = {}
+        for res in self.results:
+            for miss in res.mismatches:
+                corrections.setdefault(res.word, []).append(
+                    {"cell": list(miss.cell), "read": miss.read, "needed": miss.needed})
+        out = {
+            "source": self.source,
+            "puzzle": self.index,
+            "grid": {
+                "rows": self.rows,
+                "cols": self.cols,
+                "letters": ["".join(row) for row in self.letters],
+                "confidence": np.round(np.asarray(self.reading.confidence, float), 3).tolist(),
+                "corners": np.round(np.asarray(self.location.corners, float), 1).tolist(),
+                "inverted": bool(self.location.inverted),
+                "low_confidence": [list(cell) for cell in self.low_confidence()],
+            },
+            "words": [
+                {
+                    "word": res.word,
+                    "found": bool(res.found),
+                    "start": list(res.start) if res.found else None,
+                    "end": list(res.end) if res.found else None,
+                    "direction": res.direction if res.found else None,
+                    "cells": [list(cell) for cell in res.cells] if res.found else [],
+                    "corrected": corrections.get(res.word, []),
+                }
+                for res in self.results
+            ],
+            "timings_ms": {stage: self.timings_ms.get(stage) for stage in
+                           ("load", "detect", "ocr", "words", "solve", "annotate")},
+        }
+        out["word_list"] = word_list_json(self.words_source, self.word_list, [r.word for r in self.results])
+        return out
+
+
+def word_list_json(source: str, word_list, words: list[str]) -> dict:
+    """Issue 4's "word_list": where the words came from, each entry as read and as used, and the image region."""
+    if word_list is None:
+        entries = [{"read": w, "word": w, "corrected": False} for w in words]
+        region = None
+    else:
+        entries = [{"read": e.read, "word": e.word, "corrected": bool(e.corrected)} for e in word_list.entries]
+        region = np.round(np.asarray(word_list.region, float), 1).tolist() if source == "image" else None
+    return {"source": source, "entries": entries, "region": region}
+
+
+def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = None, words_source: str = "argument",
+                words_image: np.ndarray | None = None, alphabet: str = DEFAULT_ALPHABET,
+                engine=None) -> list[PuzzleResult]:
+    """Find, read and solve every letter grid in a BGR image (largest first).
+
+    `words`: the word list ([] reads the grid only); None reads the list from the page (or from `words_image`, a
+    separate picture of the list).
+    `engine`: an Engine from scanner.engine.get_engine, an engine name, or None for the default.
+    Raises NoGridError when the image holds no letter grid.
+    """
+    t0 = time.perf_counter()
+    locations = find_grids(image)
+    if not locations:
+        raise NoGridError(f"no letter grid found in {source}")
+    detect_ms = _ms(t0)
+    if engine is None or isinstance(engine, str):
+        engine = get_engine(engine or "tesserocr")
+
+    puzzles = []
+    for index, loc in enumerate(locations):
+        timings = {"detect": detect_ms}
+        t0 = time.perf_counter()
+        rectified, homography = rectify(image, loc, cell_px=CELL_PX)
+        timings["detect"] = round(detect_ms + _ms(t0), 1)
+        t0 = time.perf_counter()
+        reading = read_grid(rectified, loc.rows, loc.cols, cell_px=CELL_PX, alphabet=alphabet, engine=engine)
+        timings["ocr"] = _ms(t0)
+
+        word_list, puzzle_words, puzzle_words_source = None, words, words_source
+        if words is None:
+            from scanner.wordlist import read_word_list  # only needed when no list is given
+
+            t0 = time.perf_counter()
+            others = [other for other in locations if other is not loc]
+            word_list = read_word_list(words_image if words_image is not None else image, loc,
+                                       ["".join(row) for row in reading.letters], source=source, engine=engine,
+                                       other_grids=others)
+            timings["words"] = _ms(t0)
+            puzzle_words, puzzle_words_source = word_list.words, "image"
+
+        t0 = time.perf_counter()
+        repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
+        timings["solve"] = _ms(t0)
+        puzzles.append(PuzzleResult(
+            source=source, location=loc, reading=reading, results=repaired.results, letters=repaired.letters,
+            corrections=repaired.corrections, homography=homography, cell_px=CELL_PX, word_list=word_list,
+            words_source=puzzle_words_source, index=index, timings_ms=timings))
+    return puzzles
+
+
+def solve_file(path: str | Path, *, words: list[str] | None = None, words_source: str = "argument",
+               words_image: str | Path | None = None, alphabet: str = DEFAULT_ALPHABET,
+               engine=None) -> tuple[np.ndarray, list[PuzzleResult]]:
+    """Load an image file (EXIF orientation applied) and solve it: (the upright image, its puzzles)."""
+    t0 = time.perf_counter()
+    image = load_image(path)
+    load_ms = _ms(t0)
+    list_image = load_image(words_image) if words_image is not None else None
+    puzzles = solve_image(image, source=str(path), words=words, words_source=words_source,
+                          words_image=list_image, alphabet=alphabet, engine=engine)
+    for puzzle in puzzles:
+        puzzle.timings_ms["load"] = load_ms
+    return image, puzzles
+
+
+def annotate(image: np.ndarray, puzzles: list[PuzzleResult]) -> np.ndarray:
+    """Draw the answers on the original image (see scanner.annotate) and record the time in each puzzle."""
+    t0 = time.perf_counter()
+    out = draw_answers(image, puzzles)
+    for puzzle in puzzles:
+        puzzle.timings_ms["annotate"] = _ms(t0)
+    return out

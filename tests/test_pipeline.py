@@ -1,0 +1,196 @@
+"""The image pipeline end to end (real OpenCV + real Tesseract) and the solve-and-repair policy.
+
+Data: the bundled samples/ images (made by scanner.synth, truth in `<image>.json`) and, when present, the
+third-party corpus in ../shared/corpus. Thresholds are stated in each test's docstring.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scanner.load import load_image
+from scanner.pipeline import annotate, solve_file, solve_image
+from scanner.repair import solve_and_repair
+from solver import solve
+
+from conftest import corpus_items
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+SAMPLE_NAMES = ["printable.png", "photo.jpg", "gridless.png", "inverted.png", "rotated_exif.jpg"]
+
+
+def truth_of(image: Path) -> dict:
+    return json.loads(image.with_name(image.name + ".json").read_text())
+
+
+def cells_right(letters: list[list[str]], grid: list[str]) -> int:
+    return sum(a == b for got, want in zip(letters, grid) for a, b in zip(got, want))
+
+
+def words_at_truth_cells(puzzle, truth: dict) -> int:
+    """How many listed words are reported at one of their occurrences in the truth grid."""
+    truth_cells = {r.word: [[tuple(c) for c in o.cells] for o in r.occurrences]
+                   for r in solve(truth["grid"], truth["words"])}
+    return sum(res.found and [tuple(c) for c in res.cells] in truth_cells[res.word] for res in puzzle.results)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# solve + repair on hand-made readings
+
+
+FILLER = ["OUARTZ",
+          "XCABML",
+          "DOGEFH",
+          "KNPWVY",
+          "SHJIRE",
+          "BHUVWX"]
+
+
+def reading(conf_at: dict | None = None, alts_at: dict | None = None):
+    confidence = np.full((6, 6), 0.95)
+    alternatives = [[{} for _ in range(6)] for _ in range(6)]
+    for cell, value in (conf_at or {}).items():
+        confidence[cell] = value
+    for cell, value in (alts_at or {}).items():
+        alternatives[cell[0]][cell[1]] = value
+    return [list(row) for row in FILLER], confidence, alternatives
+
+
+def test_a_long_word_with_one_misread_cell_is_found_and_the_cell_corrected():
+    letters, conf, alts = reading({(0, 0): 0.4}, {(0, 0): {"Q": 0.3}})
+    out = solve_and_repair(letters, ["QUARTZ", "CAB"], conf, alts)
+    quartz, cab = out.results
+    assert quartz.found and quartz.start == (0, 0) and quartz.end == (0, 5)
+    assert [(m.cell, m.read, m.needed) for m in quartz.mismatches] == [((0, 0), "O", "Q")]
+    assert cab.found and not cab.mismatches  # exact hits carry no correction
+    assert out.letters[0][0] == "Q" and letters[0][0] == "O"  # the output grid shows the fix, input untouched
+    # five letters or more: the repair also stands without an OCR alternative
+    assert solve_and_repair(letters, ["QUARTZ"], conf, None).results[0].found
+
+
+def test_a_short_word_needs_the_letter_among_the_cells_alternatives():
+    letters, conf, alts = reading({(4, 1): 0.5})
+    assert not solve_and_repair(letters, ["STJ"], conf, alts).results[0].found
+    letters, conf, alts = reading({(4, 1): 0.5}, {(4, 1): {"T": 0.25}})
+    res = solve_and_repair(letters, ["STJ"], conf, alts).results[0]
+    assert res.found and [(m.cell, m.needed) for m in res.mismatches] == [((4, 1), "T")]
+
+
+def test_a_fuzzy_hit_never_changes_a_cell_an_exact_hit_needs():
+    letters, conf, alts = reading({(2, 2): 0.3}, {(2, 2): {"T": 0.4}})
+    out = solve_and_repair(letters, ["DOG", "DOT"], conf, alts)
+    dog, dot = out.results
+    assert dog.found and not dot.found
+    assert out.corrections == [] and out.letters == letters
+    # without DOG in the list the same correction is taken
+    assert solve_and_repair(letters, ["DOT"], conf, alts).results[0].found
+
+
+def test_exact_hits_win_over_fuzzy_ones():
+    letters, conf, alts = reading({(1, 1): 0.2}, {(1, 1): {"G": 0.5}})
+    res = solve_and_repair(letters, ["EGO"], conf, alts).results[0]  # exact, leftwards in row 2
+    assert res.found and res.start == (2, 3) and not res.mismatches
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# end to end on the samples
+
+
+@pytest.fixture(scope="module")
+def samples_solved():
+    """solve_file on every bundled sample with its truth word list: {name: (image, puzzles, truth)}."""
+    out = {}
+    for name in SAMPLE_NAMES:
+        path = SAMPLES / name
+        if path.exists():
+            truth = truth_of(path)
+            image, puzzles = solve_file(path, words=truth["words"])
+            out[name] = (image, puzzles, truth)
+    if not out:
+        pytest.skip("no samples")
+    return out
+
+
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
+def test_samples_are_read_and_solved(samples_solved, name):
+    """Each sample: shape exact, >= 99% of cells read right, >= 95% of words reported at their true cells."""
+    if name not in samples_solved:
+        pytest.skip(f"samples/{name} missing")
+    image, puzzles, truth = samples_solved[name]
+    p = puzzles[0]
+    assert (p.rows, p.cols) == (truth["rows"], truth["cols"])
+    n = p.rows * p.cols
+    assert cells_right(p.letters, truth["grid"]) >= 0.99 * n
+    assert words_at_truth_cells(p, truth) >= 0.95 * len(truth["words"])
+    assert set(p.timings_ms) >= {"load", "detect", "ocr", "solve"}
+    corners = np.asarray(p.location.corners)
+    assert np.abs(corners - np.asarray(truth["corners"])).max() < 0.5 * min(image.shape[:2]) / max(p.rows, p.cols)
+
+
+def test_annotated_sample_keeps_displayed_size_and_orientation(samples_solved):
+    """rotated_exif.jpg is stored sideways with EXIF orientation 6: the answer image is upright, at full size."""
+    name = "rotated_exif.jpg"
+    if name not in samples_solved:
+        pytest.skip(f"samples/{name} missing")
+    image, puzzles, truth = samples_solved[name]
+    assert list(image.shape[1::-1]) == truth["image_size"]  # displayed (width, height)
+    out = annotate(image, puzzles)
+    assert out.shape[1] == image.shape[1] and out.shape[0] >= image.shape[0]
+    if all(r.found for r in puzzles[0].results):
+        assert out.shape == image.shape
+    changed = np.any(out[: image.shape[0]] != image, axis=2)
+    assert changed.any() and "annotate" in puzzles[0].timings_ms
+
+
+def test_two_puzzles_on_one_page_are_solved_separately():
+    """A page holding printable.png and gridless.png side by side gives two results, largest first."""
+    a, b = SAMPLES / "printable.png", SAMPLES / "gridless.png"
+    if not (a.exists() and b.exists()):
+        pytest.skip("samples missing")
+    left, right = load_image(a), load_image(b)
+    h = max(left.shape[0], right.shape[0])
+    pad = lambda im: np.vstack([im, np.full((h - im.shape[0], im.shape[1], 3), 255, np.uint8)])  # noqa: E731
+    page = np.hstack([pad(left), np.full((h, 80, 3), 255, np.uint8), pad(right)])
+    ta, tb = truth_of(a), truth_of(b)
+    puzzles = solve_image(page, source="page", words=ta["words"] + tb["words"])
+    assert [(p.rows, p.cols) for p in puzzles] == [(ta["rows"], ta["cols"]), (tb["rows"], tb["cols"])]
+    assert [p.index for p in puzzles] == [0, 1]
+    for p, truth in zip(puzzles, (ta, tb)):
+        assert cells_right(p.letters, truth["grid"]) >= 0.99 * p.rows * p.cols
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# third-party corpus (skipped when ../shared/corpus is absent)
+
+
+def test_corpus_word_searches(corpus_dir):
+    """Corpus word searches (real photos, scans, screenshots, printables; list given where the truth has one).
+
+    Thresholds (the issue's targets are higher; bench/accuracy.py measures them): shape right on >= 90% of the
+    images, >= 97% of all cells right, >= 95% of the listed words at their true cells.
+    """
+    items = corpus_items("wordsearch")
+    shapes = cells = cells_total = words = words_total = 0
+    for path, truth in items:
+        grid = [row.upper() for row in truth["grid"]]
+        cells_total += truth["rows"] * truth["cols"]
+        listed = [w for w in truth.get("words") or []]
+        truth_hit = {r.word for r in solve(grid, listed) if r.found}
+        words_total += len(truth_hit)
+        try:
+            _, puzzles = solve_file(path, words=listed)
+        except Exception:  # noqa: BLE001 - a failure counts as all wrong for this image
+            continue
+        p = puzzles[0]
+        if (p.rows, p.cols) != (truth["rows"], truth["cols"]):
+            continue
+        shapes += 1
+        cells += cells_right(p.letters, grid)
+        words += words_at_truth_cells(p, dict(truth, grid=grid, words=listed)) if listed else 0
+    assert items
+    assert shapes >= 0.9 * len(items)
+    assert cells >= 0.97 * cells_total
+    assert words >= 0.95 * words_total
