@@ -437,7 +437,8 @@ def _smooth_field(rng: np.random.Generator, shape: tuple[int, int], cells: tuple
 
 
 def make_background(rng: np.random.Generator, width: int, height: int, style: str = "table") -> np.ndarray:
-    """A float32 BGR background (0..255): "table" (wood grain), "cloth" (dark mottled) or "noise" (grey blotches)."""
+    """A float32 BGR background (0..255): "table" (wood grain), "cloth" (dark mottled), "noise" (grey blotches)
+    or "scanner" (a flatbed's light grey lid)."""
     shape = (height, width)
     if style == "table":
         grain = 0.6 * _smooth_field(rng, shape, (160, 6)) + 0.4 * _smooth_field(rng, shape, (12, 3))
@@ -447,6 +448,8 @@ def make_background(rng: np.random.Generator, width: int, height: int, style: st
         mottle = _smooth_field(rng, shape, (24, 24))
         base = np.array(rng.uniform([30, 30, 30], [80, 70, 60]), dtype=np.float32)
         bg = base * (0.8 + 0.4 * mottle[..., None])
+    elif style == "scanner":
+        bg = np.full((height, width, 3), rng.uniform(215, 240), dtype=np.float32)
     else:
         blotch = _smooth_field(rng, shape, (8, 8))
         bg = np.repeat((90 + 120 * blotch)[..., None], 3, axis=2)
@@ -554,6 +557,23 @@ def _map_points(hom: np.ndarray, points: list[list[float]]) -> list[list[float]]
     return cv2.perspectiveTransform(pts, hom).reshape(-1, 2).tolist()
 
 
+def simulate_scan(image: np.ndarray, truth: dict, rng: np.random.Generator, *, rotation: float = 1.5,
+                  scale: float = 1.0, noise: float = 2.0, jpeg_quality: int | None = 90) -> tuple[np.ndarray, dict]:
+    """Scan a rendered page: flat (no perspective), slightly skewed by ``rotation`` degrees, resampled by
+    ``scale``, on a scanner lid, with faint uneven light and noise. Truth as simulate_photo, ``kind`` "scan"."""
+    ph, pw = image.shape[:2]
+    theta = np.deg2rad(rotation)
+    cos, sin = abs(np.cos(theta)), abs(np.sin(theta))
+    fill = 0.97
+    size = (round(scale * (pw * cos + ph * sin) / fill), round(scale * (pw * sin + ph * cos) / fill))
+    out, new = simulate_photo(image, truth, rng, rotation=rotation, perspective=0.0, blur=0.6, noise=noise,
+                              shadow=0.06, jpeg_quality=jpeg_quality, background="scanner", out_size=size,
+                              page_fill=fill)
+    new["kind"] = "scan"
+    new["notes"] = f"{truth['notes']}; simulated scan: skew {rotation:.1f} deg, scale {scale:.2f}, noise {noise:.1f}"
+    return out, new
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Writing images and truth sidecars
 
@@ -596,7 +616,8 @@ def random_puzzle(rng: np.random.Generator, rows: int, cols: int) -> tuple[str, 
 
 
 def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, dict]:
-    """One random page (and, half the time or when ``photo`` is True, a simulated photo of it) from ``seed``.
+    """One random page from ``seed``: a simulated photo half the time (always when ``photo`` is True, never when
+    False); otherwise the rendered page, or 30% of the time a simulated scan of it.
 
     Draws grid size (8x8..20x20, sometimes rectangular), font, lined/gridless, frame, inversion (rarely),
     word-list layout, style and box, paper tint, a footer, and for photos rotation (within 30 deg),
@@ -648,5 +669,10 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
         )
         image, truth = simulate_photo(image, truth, rng, **photo_opts)
         case["photo"] = photo_opts
+    elif rng.random() < 0.3:
+        scan_opts = dict(rotation=float(rng.uniform(-4, 4)), scale=float(rng.uniform(0.5, 1.0)),
+                         noise=float(rng.uniform(0.5, 4)), jpeg_quality=int(rng.integers(70, 96)))
+        image, truth = simulate_scan(image, truth, rng, **scan_opts)
+        case["scan"] = scan_opts
     truth["case"] = case
     return image, truth
