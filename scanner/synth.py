@@ -426,6 +426,32 @@ def _notes(lined: bool, frame: int, inverted: bool, layout: str, font_path: str)
     return "synthetic page from scanner.synth: " + ", ".join(parts)
 
 
+def compose_pages(pages: list[tuple[np.ndarray, dict]], *, columns: int = 2, gap: int = 60,
+                  paper: tuple[int, int, int] = (255, 255, 255)) -> tuple[np.ndarray, dict]:
+    """Lay several rendered pages out on one sheet, row by row, ``columns`` wide (a puzzle book's two-up page).
+
+    Returns (BGR image, truth) where truth ``puzzles`` holds each page's truth with its points moved onto the
+    sheet, in layout order; simulate_photo and simulate_scan accept it.
+    """
+    rows = [pages[i:i + columns] for i in range(0, len(pages), columns)]
+    row_h = [max(im.shape[0] for im, _ in row) for row in rows]
+    width = max(sum(im.shape[1] for im, _ in row) + gap * (len(row) - 1) for row in rows)
+    height = sum(row_h) + gap * (len(rows) - 1)
+    sheet = np.empty((height, width, 3), np.uint8)
+    sheet[:] = paper[::-1]
+    truths, y = [], 0
+    for row, h in zip(rows, row_h):
+        x = (width - sum(im.shape[1] for im, _ in row) - gap * (len(row) - 1)) // 2
+        for im, truth in row:
+            sheet[y:y + im.shape[0], x:x + im.shape[1]] = im
+            dx, dy = x, y
+            truths.append(_move_truth(truth, lambda pts, dx=dx, dy=dy: [[px + dx, py + dy] for px, py in pts]))
+            x += im.shape[1] + gap
+        y += h + gap
+    return sheet, {"kind": "rendered", "puzzle": "wordsearch", "image_size": [width, height], "exif_orientation": 1,
+                   "puzzles": truths, "notes": f"synthetic sheet of {len(pages)} puzzles from scanner.synth"}
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Simulated phone photos
 
@@ -530,14 +556,12 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
-    new = dict(truth)
     def to_photo(points: list[list[float]]) -> list[list[float]]:
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2).copy()
         pts[:, 1] += _curl_offset(pts[:, 0], pw, ph, curl)
         return _map_points(hom, pts.tolist())
 
-    new["corners"] = to_photo(truth["corners"])
-    new["word_list_region"] = to_photo(truth["word_list_region"]) if truth["word_list_region"] else []
+    new = _move_truth(truth, to_photo)
     new["page_to_photo"] = hom.tolist()
     new["kind"] = "photo"
     new["image_size"] = [width, height]
@@ -545,6 +569,17 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
                     f" blur {blur:.1f}, noise {noise:.1f}, shadow {shadow:.2f}, curl {curl:.3f},"
                     f" {background} background")
     return out, new
+
+
+def _move_truth(truth: dict, move) -> dict:
+    """A copy of ``truth`` with every point (corners and list regions, of each puzzle on a composed page) moved."""
+    new = dict(truth)
+    if "puzzles" in truth:
+        new["puzzles"] = [_move_truth(t, move) for t in truth["puzzles"]]
+        return new
+    new["corners"] = move(truth["corners"])
+    new["word_list_region"] = move(truth["word_list_region"]) if truth["word_list_region"] else []
+    return new
 
 
 def _curl_offset(x: np.ndarray, pw: int, ph: int, curl: float) -> np.ndarray:

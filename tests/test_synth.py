@@ -125,3 +125,16 @@ def test_bundled_samples_match_their_truth():
     grid_text, words_text = (SAMPLES / "puzzle.txt").read_text().split("\n\n")
     grid, words = grid_text.split(), words_text.split("\n")[:-1]
     assert all(len(synth.occurrences(grid, w)) == 1 for w in words)
+
+
+def test_compose_pages_moves_each_puzzles_truth_onto_the_sheet():
+    rng = np.random.default_rng(11)
+    pages = [synth.render_page(synth.make_puzzle(rng, n, n, synth.THEMES[t][:8]), cell_px=30)
+             for t, n in (("Garden", 9), ("Travel", 11), ("Music", 10))]
+    sheet, truth = synth.compose_pages(pages, columns=2)
+    assert [t["rows"] for t in truth["puzzles"]] == [9, 11, 10]
+    for (page, page_truth), moved in zip(pages, truth["puzzles"]):
+        assert _correlation(_grid_patch(page, page_truth["corners"]), _grid_patch(sheet, moved["corners"])) > 0.99
+    photo, ptruth = synth.simulate_photo(sheet, truth, rng, rotation=-12, out_size=(1000, 800))
+    for moved in ptruth["puzzles"]:
+        assert np.all((np.array(moved["corners"]) >= 0) & (np.array(moved["corners"]) <= [1000, 800]))
