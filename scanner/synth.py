@@ -1,9 +1,11 @@
 """Synthetic word-search puzzles with exact ground truth, for tests, benchmarks and the bundled samples.
 
-``make_puzzle`` places words in a grid, ``render_page`` draws a printable page with Pillow, ``simulate_photo``
-turns a page into a phone photo (background, perspective, rotation, shadow, blur, noise, JPEG) and
-``random_case`` draws all of those at random from one seed. Every function is deterministic for a seeded
-``numpy.random.Generator``. Truth coordinates are image pixels; cell (r, c) is 0-based from the top-left.
+``make_puzzle`` places words in a grid, ``render_page`` draws a printable page with Pillow, ``compose_pages``
+puts several on one sheet, ``simulate_photo`` turns a page into a phone photo (background, perspective,
+rotation, paper curl, shadow, blur, noise, JPEG), ``simulate_scan`` into a flatbed scan, ``save_case`` writes
+an image with its truth sidecar, and ``random_case`` draws all of those at random from one seed. Every function
+is deterministic for a seeded ``numpy.random.Generator``. Truth coordinates are image pixels; cell (r, c) is
+0-based from the top-left.
 """
 from __future__ import annotations
 
@@ -178,14 +180,22 @@ def make_puzzle(rng: np.random.Generator, rows: int, cols: int, words: list[str]
     """Place ``words`` at random positions and directions (crossing where letters agree), fill the rest at random.
 
     Every word ends up occurring exactly once in the grid, so the truth placements are the only answers.
-    Raises BadInputError when no such layout is found (a word longer than the grid, or one inside another).
+    Raises BadInputError for a word that cannot fit or cannot be unique (longer than the grid, listed twice,
+    inside another word), or when no layout is found.
     """
-    order = sorted(range(len(words)), key=lambda i: -len(letters_of(words[i])))
+    letters = [letters_of(w) for w in words]
+    for word, a in zip(words, letters):
+        if not 0 < len(a) <= max(rows, cols):
+            raise BadInputError(f"cannot place {word!r} in a {rows}x{cols} grid")
+        inside = [w for w, b in zip(words, letters) if w != word and (a in b or a[::-1] in b)]
+        if inside or letters.count(a) > 1:
+            raise BadInputError(f"{word!r} would occur more than once (listed twice or inside {inside})")
+    order = sorted(range(len(words)), key=lambda i: -len(letters[i]))
     for _ in range(attempts):
         cells = np.full((rows, cols), "", dtype=object)
         placed: dict[int, Placement] = {}
         for i in order:
-            placement = _try_place(rng, cells, words[i], letters_of(words[i]), directions)
+            placement = _try_place(rng, cells, words[i], letters[i], directions)
             if placement is None:
                 break
             placed[i] = placement

@@ -5,10 +5,12 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 from PIL import Image, ImageOps
 
 from conftest import SAMPLES
 from scanner import synth
+from solver.errors import BadInputError
 
 
 def _spells(grid: list[str], placement: dict, word: str) -> bool:
@@ -138,3 +140,10 @@ def test_compose_pages_moves_each_puzzles_truth_onto_the_sheet():
     photo, ptruth = synth.simulate_photo(sheet, truth, rng, rotation=-12, out_size=(1000, 800))
     for moved in ptruth["puzzles"]:
         assert np.all((np.array(moved["corners"]) >= 0) & (np.array(moved["corners"]) <= [1000, 800]))
+
+
+def test_make_puzzle_refuses_words_that_cannot_be_unique():
+    rng = np.random.default_rng(0)
+    for words in (["ELEPHANT"], ["CAT", "CAT"], ["ASH", "WASHING"], ["RAT", "STAR"]):
+        with pytest.raises(BadInputError):
+            synth.make_puzzle(rng, 6, 6, words)
