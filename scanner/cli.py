@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from solver.errors import BadInputError, NoWordsError, WordSearchError
+from solver.cli import boggle_command, solve_text
 
 EXIT_CODES_HELP = """\b
 Exit codes:
@@ -123,6 +124,10 @@ def solve_summary(puzzles: list) -> list[str]:
         if missing:
             lines.append("  not found: " + ", ".join(missing))
     return lines
+
+
+cli.add_command(solve_text)
+cli.add_command(boggle_command)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,60 @@
+"""Fuzzy straight-line search for OCR'd grids: placements where only a few cells disagree with the word.
+
+A hit may have at most ``max_mismatches`` disagreeing cells, and a strict majority of its cells must agree (so a
+3-letter word tolerates one wrong cell, a 2-letter word none). Hits are ranked by a cost: each mismatch costs
+1 - the confidence the OCR gave the needed letter as an alternative reading of that cell (1 without alternatives).
+"""
+from __future__ import annotations
+
+from math import lcm
+
+import numpy as np
+
+from solver.grid import DIRECTIONS, READING_ORDER, Grid
+from solver.results import Mismatch, Occurrence
+
+Alternatives = list[list[dict[str, float]]]
+
+
+def find_fuzzy(grid: Grid, patterns: list[str], directions: list[str], wrap: bool, max_mismatches: int,
+               alternatives: Alternatives | None = None) -> list[Occurrence]:
+    """Inexact placements of any spelling in ``patterns``, best (cheapest) first."""
+    rows, cols = grid.shape
+    r, c = np.indices(grid.shape)
+    scored = []
+    for p in patterns:
+        allowed = min(max_mismatches, (len(p) - 1) // 2)
+        if allowed < 1:
+            continue
+        wanted = np.array([ord(ch) for ch in p], dtype=grid.codes.dtype)
+        for d in directions:
+            dr, dc = DIRECTIONS[d]
+            n = len(p) - 1
+            if wrap:
+                if len(p) > lcm(rows if dr else 1, cols if dc else 1):
+                    continue
+                valid = np.ones(grid.shape, dtype=bool)
+            else:
+                valid = (0 <= r + n * dr) & (r + n * dr < rows) & (0 <= c + n * dc) & (c + n * dc < cols)
+            reads = np.stack([grid.codes[(r + i * dr) % rows, (c + i * dc) % cols] for i in range(len(p))])
+            wrong = reads != wanted[:, None, None]
+            count = wrong.sum(axis=0)
+            for r0, c0 in zip(*np.nonzero(valid & (count <= allowed))):
+                misses = tuple(
+                    Mismatch(((r0 + i * dr) % rows, (c0 + i * dc) % cols), grid.tile(int(reads[i, r0, c0])),
+                             grid.tile(ord(p[i])))
+                    for i in np.flatnonzero(wrong[:, r0, c0]).tolist())
+                occ = Occurrence((int(r0), int(c0)), d, len(p), grid.shape, misses)
+                scored.append((_cost(misses, alternatives), len(misses), occ.start, READING_ORDER.index(d), occ))
+    scored.sort(key=lambda s: s[:4])
+    return [s[-1] for s in scored]
+
+
+def _cost(misses: tuple[Mismatch, ...], alternatives: Alternatives | None) -> float:
+    """Sum over mismatches of 1 - confidence that the cell could be read as the needed letter."""
+    total = 0.0
+    for m in misses:
+        options = alternatives[m.cell[0]][m.cell[1]] if alternatives else {}
+        conf = max((v for k, v in options.items() if k.upper() == m.needed), default=0.0)
+        total += 1.0 - min(max(conf, 0.0), 1.0)
+    return total
