@@ -436,6 +436,37 @@ def _notes(lined: bool, frame: int, inverted: bool, layout: str, font_path: str)
     return "synthetic page from scanner.synth: " + ", ".join(parts)
 
 
+def add_pen_marks(image: np.ndarray, truth: dict, rng: np.random.Generator, *, circled: float = 0.3,
+                  scribbles: int = 2) -> tuple[np.ndarray, dict]:
+    """A partly solved page: ellipses in pen around about ``circled`` of the placed words and a few free-hand
+    ``scribbles``. Returns (marked copy, truth with ``pen_marks`` naming the circled words); the grid is unchanged.
+    """
+    out = image.copy()
+    src = np.float64([[0, 0], [truth["cols"], 0], [truth["cols"], truth["rows"]], [0, truth["rows"]]])
+    to_image = cv2.getPerspectiveTransform(src.astype(np.float32), np.float32(truth["corners"]))
+    pitch = np.linalg.norm(np.subtract(truth["corners"][1], truth["corners"][0])) / truth["cols"]
+    color = tuple(int(v) for v in rng.choice([(170, 60, 20), (40, 40, 200), (90, 90, 90)]))  # blue, red, pencil
+    width = max(1, round(0.07 * pitch))
+    marked = []
+    for p in truth["placements"]:
+        if rng.random() >= circled:
+            continue
+        (r0, c0), (r1, c1) = p["start"], p["end"]
+        ends = _map_points(to_image, [[c0 + 0.5, r0 + 0.5], [c1 + 0.5, r1 + 0.5]])
+        (x0, y0), (x1, y1) = ends
+        centre = (round((x0 + x1) / 2), round((y0 + y1) / 2))
+        axes = (round(np.hypot(x1 - x0, y1 - y0) / 2 + 0.55 * pitch), round(0.45 * pitch))
+        angle = float(np.degrees(np.arctan2(y1 - y0, x1 - x0)))
+        cv2.ellipse(out, centre, axes, angle, 0, 360, color, width, cv2.LINE_AA)
+        marked.append(p["word"])
+    h, w = out.shape[:2]
+    for _ in range(scribbles):
+        steps = rng.normal(0, 0.6 * pitch, (int(rng.integers(6, 14)), 2)).cumsum(axis=0)
+        points = steps + rng.uniform([0, 0], [w, h])
+        cv2.polylines(out, [np.int32(points)], False, color, width, cv2.LINE_AA)
+    return out, dict(truth, pen_marks=marked, notes=f"{truth['notes']}; pen marks: {len(marked)} words circled")
+
+
 def compose_pages(pages: list[tuple[np.ndarray, dict]], *, columns: int = 2, gap: int = 60,
                   paper: tuple[int, int, int] = (255, 255, 255)) -> tuple[np.ndarray, dict]:
     """Lay several rendered pages out on one sheet, row by row, ``columns`` wide (a puzzle book's two-up page).
@@ -511,13 +542,14 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
                    perspective: float = 0.05, blur: float = 1.0, noise: float = 3.0, shadow: float = 0.35,
                    jpeg_quality: int | None = 85, background: str = "table",
                    out_size: tuple[int, int] = (1600, 1200), page_fill: float = 0.8,
-                   curl: float = 0.0) -> tuple[np.ndarray, dict]:
+                   curl: float = 0.0, glare: float = 0.0) -> tuple[np.ndarray, dict]:
     """Photograph a rendered page: lay it on a background, rotate it by ``rotation`` degrees, tilt the camera
     (keystone and corner jitter, ``perspective`` as a fraction of the page size), shade it (``shadow`` 0..1),
     blur (Gaussian sigma px), add sensor noise (sigma in grey levels) and JPEG artefacts.
 
     ``out_size`` is the photo's (width, height); the page's rotated bounding box fills ``page_fill`` of it.
     ``curl`` bends the paper: horizontal lines bow by up to that fraction of the page height (0 = flat).
+    ``glare`` adds a specular highlight on the page washing it out by up to that fraction of white.
     Returns (BGR uint8 image, truth) with ``corners`` and ``word_list_region`` mapped through the same
     transform, ``kind`` "photo"; ``page_to_photo`` is the homography, exact for points when ``curl`` is 0.
     """
@@ -557,6 +589,12 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
     photo = paper * mask + bg * (1 - mask)
     photo *= _lighting(rng, width, height, shadow)[..., None]
     photo *= np.array(rng.uniform([0.85, 0.93, 0.97], [1.0, 1.0, 1.0]), dtype=np.float32)  # warm light
+    if glare > 0:
+        gx, gy = dst.mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * (dst.max(axis=0) - dst.min(axis=0))
+        sigma = rng.uniform(0.04, 0.1) * np.hypot(width, height)
+        yy, xx = np.ogrid[0:height, 0:width]
+        spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sigma ** 2)).astype(np.float32)
+        photo += (255 - photo) * (glare * spot)[..., None]
     if blur > 0:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
     if noise > 0:
@@ -576,7 +614,7 @@ def simulate_photo(image: np.ndarray, truth: dict, rng: np.random.Generator, *, 
     new["kind"] = "photo"
     new["image_size"] = [width, height]
     new["notes"] = (f"{truth['notes']}; simulated photo: rotation {rotation:.1f} deg, perspective {perspective:.2f},"
-                    f" blur {blur:.1f}, noise {noise:.1f}, shadow {shadow:.2f}, curl {curl:.3f},"
+                    f" blur {blur:.1f}, noise {noise:.1f}, shadow {shadow:.2f}, curl {curl:.3f}, glare {glare:.2f},"
                     f" {background} background")
     return out, new
 
@@ -665,8 +703,9 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
     False); otherwise the rendered page, or 30% of the time a simulated scan of it.
 
     Draws grid size (8x8..20x20, sometimes rectangular), font, lined/gridless, frame, inversion (rarely),
-    word-list layout, style and box, paper tint, a footer, and for photos rotation (within 30 deg),
-    perspective, paper curl, blur, noise, shadow, JPEG quality and a size giving cells of 12-40 px.
+    word-list layout, style and box, paper tint, a footer, pen marks (15%: some words circled, scribbles), and
+    for photos rotation (within 30 deg), perspective, paper curl, glare, blur, noise, shadow, JPEG quality and
+    a size giving cells of 12-40 px.
     The truth's ``case`` field records every choice.
     """
     rng = np.random.default_rng(seed)
@@ -694,6 +733,10 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
     )
     image, truth = render_page(puzzle, **page_opts)
     case: dict = {"seed": seed, "page": {k: v for k, v in page_opts.items() if k != "font_path"}}
+    if rng.random() < 0.15:
+        pen_opts = dict(circled=float(rng.uniform(0.2, 0.6)), scribbles=int(rng.integers(0, 3)))
+        image, truth = add_pen_marks(image, truth, rng, **pen_opts)
+        case["pen"] = pen_opts
     if photo if photo is not None else rng.random() < 0.5:
         cell_target = rng.uniform(12, 40)
         page_fill = float(rng.uniform(0.6, 0.9))
@@ -711,6 +754,7 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
             jpeg_quality=int(rng.integers(60, 96)), background=str(rng.choice(["table", "cloth", "noise"])),
             out_size=(width, int(width / aspect)), page_fill=page_fill,
             curl=float(rng.uniform(0, 0.008)) if rng.random() < 0.3 else 0.0,
+            glare=float(rng.uniform(0.2, 0.6)) if rng.random() < 0.2 else 0.0,
         )
         image, truth = simulate_photo(image, truth, rng, **photo_opts)
         case["photo"] = photo_opts

@@ -147,3 +147,12 @@ def test_make_puzzle_refuses_words_that_cannot_be_unique():
     for words in (["ELEPHANT"], ["CAT", "CAT"], ["ASH", "WASHING"], ["RAT", "STAR"]):
         with pytest.raises(BadInputError):
             synth.make_puzzle(rng, 6, 6, words)
+
+
+def test_pen_marks_leave_the_truth_alone_and_mark_the_page():
+    puzzle = synth.make_puzzle(np.random.default_rng(12), 10, 10, synth.THEMES["Sports"][:10])
+    page, truth = synth.render_page(puzzle, cell_px=30)
+    marked, mtruth = synth.add_pen_marks(page, truth, np.random.default_rng(13), circled=1.0, scribbles=1)
+    assert mtruth["pen_marks"] == truth["words"]
+    assert mtruth["grid"] == truth["grid"] and mtruth["corners"] == truth["corners"]
+    assert not np.array_equal(page, marked)
