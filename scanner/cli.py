@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from solver.errors import BadInputError, NoWordsError, WordSearchError
+from solver.errors import BadInputError, NoWordsError, PartialFailure, WordSearchError
 from solver.cli import boggle_command, solve_text
 
 EXIT_CODES_HELP = """\b
@@ -128,6 +128,49 @@ def solve_summary(puzzles: list) -> list[str]:
 
 cli.add_command(solve_text)
 cli.add_command(boggle_command)
+
+
+@cli.command("batch", epilog=EXIT_CODES_HELP)
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--outdir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the answer keys, summary.csv and answer-keys.pdf (created if needed).")
+@click.option("--words", "words_text", metavar='"A,B,C"', help="Words to find on every page (default: each page's list).")
+@click.option("--words-file", type=click.Path(path_type=Path), help="Words to find on every page, one per line.")
+@click.option("--workers", type=click.IntRange(min=1), help="Worker processes (default: one per CPU).")
+@click.option("--format", "fmt", type=click.Choice(["png", "jpg", "pdf"]), default="png", show_default=True,
+              help="File type of the annotated pages.")
+@click.option("--force", is_flag=True, help="Redo pages that an earlier run finished.")
+@click.option("--json", "as_json", is_flag=True, help="Print the run summary as JSON on stdout.")
+@click.option("--dask", "dask_address", metavar="ADDRESS",
+              help="Run the pages on a Dask cluster (e.g. tcp://host:8786) instead of local processes.")
+def batch_command(inputs: tuple[Path, ...], outdir: Path, words_text: str | None, words_file: Path | None,
+                  workers: int | None, fmt: str, force: bool, as_json: bool, dask_address: str | None) -> None:
+    """Solve every puzzle in INPUT... (images; folders, searched recursively; PDFs, one page per puzzle sheet).
+
+    Writes, per puzzle, the annotated page and its JSON (NAME[-pPAGE]-K.png/.json), then summary.csv and
+    answer-keys.pdf. A bad file is recorded in summary.csv and the rest goes on (exit code 8 if any failed).
+    A re-run skips the pages already done unless --force; Ctrl-C leaves no partial files.
+    """
+    from scanner.batch import run_batch
+
+    if words_text is not None and words_file is not None:
+        raise click.UsageError("give either --words or --words-file, not both")
+    if words_file is not None:
+        words, words_source = read_words_file(words_file), "file"
+    elif words_text is not None:
+        words, words_source = split_words(words_text), "argument"
+    else:
+        words, words_source = None, "image"
+    if words == []:
+        raise NoWordsError(f"nothing to search for: {words_file or '--words'} holds no words")
+    report = run_batch(inputs, outdir, words=words, words_source=words_source, fmt=fmt, workers=workers,
+                       force=force, dask_address=dask_address, progress=sys.stderr.isatty())
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(report.counts_line())
+    if report.failed:
+        raise PartialFailure(f"{report.failed} of {report.pages} pages failed; see {report.summary_csv}")
 
 
 def main(argv: list[str] | None = None) -> int:
