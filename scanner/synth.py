@@ -258,8 +258,12 @@ def _text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
     return right - left
 
 
-def _list_label(word: str, index: int, style: str, case: str) -> str:
-    text = {"upper": word.upper(), "lower": word.lower(), "title": word.title()}.get(case, word)
+def _printed(word: str, case: str) -> str:
+    """A listed word as the page prints it in ``case`` ("upper", "lower", "title"; anything else: as given)."""
+    return {"upper": word.upper(), "lower": word.lower(), "title": word.title()}.get(case, word)
+
+
+def _list_label(text: str, index: int, style: str) -> str:
     if style == "numbered":
         return f"{index + 1}. {text}"
     if style == "bullet":
@@ -283,7 +287,8 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     "as_given"; ``list_box`` draws a box around the list. ``letter_scale`` is the capital height as a fraction
     of the cell pitch. ``letter_page`` pads the page to US-letter proportions. ``footer`` is page furniture
     (a site name, a page number) printed at the bottom. Truth ``corners`` are the grid's outer cell boundary
-    (TL TR BR BL, image px); ``word_list_region`` the list's bounding box (its box when boxed).
+    (TL TR BR BL, image px); ``word_list_region`` the list's bounding box (its box when boxed); ``words`` the
+    list as printed (case applied, no numbering or bullets), like the corpus sidecars.
     """
     font_path = font_path or available_fonts()[0]
     pitch_x, pitch_y = float(cell_px), float(row_px or cell_px)
@@ -298,7 +303,8 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     list_font = _font_for_cap_height(font_path, text_px)
     letter_font = _font_for_cap_height(font_path, letter_scale * min(pitch_x, pitch_y), 0.78 * pitch_x)
 
-    labels = [_list_label(w, i, list_style, list_case) for i, w in enumerate(puzzle.words)]
+    printed = [_printed(w, list_case) for w in puzzle.words] if word_list_layout != "none" else list(puzzle.words)
+    labels = [_list_label(w, i, list_style) for i, w in enumerate(printed)]
     list_w = max((list_font.getbbox(s)[2] for s in labels), default=0)
     list_line = 1.9 * text_px
     gap = round(0.9 * pitch_x)
@@ -404,13 +410,13 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
         "rows": rows,
         "cols": cols,
         "grid": list(puzzle.grid),
-        "words": list(puzzle.words),
+        "words": printed,
         "list_in_image": "yes" if region else "no",
         "image_size": [width, height],
         "exif_orientation": 1,
         "corners": corners,
         "word_list_region": region,
-        "placements": [_placement_dict(p) for p in puzzle.placements],
+        "placements": [_placement_dict(p, w) for p, w in zip(puzzle.placements, printed)],
         "font": Path(font_path).name,
         "lined": lined,
         "inverted": inverted,
@@ -419,8 +425,9 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     return cv2.cvtColor(np.asarray(page), cv2.COLOR_RGB2BGR), truth
 
 
-def _placement_dict(p: Placement) -> dict:
+def _placement_dict(p: Placement, printed: str) -> dict:
     d = asdict(p)
+    d["word"] = printed
     d["start"], d["end"], d["cells"] = list(p.start), list(p.end), [list(c) for c in p.cells]
     return d
 
