@@ -39,12 +39,12 @@ def find_fuzzy(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
             reads = np.stack([grid.codes[(r + i * dr) % rows, (c + i * dc) % cols] for i in range(len(p))])
             wrong = reads != wanted[:, None, None]
             count = wrong.sum(axis=0)
-            for r0, c0 in zip(*np.nonzero(valid & (count <= allowed))):
+            for r0, c0 in zip(*(a.tolist() for a in np.nonzero(valid & (count <= allowed)))):
                 misses = tuple(
                     Mismatch(((r0 + i * dr) % rows, (c0 + i * dc) % cols), grid.tile(int(reads[i, r0, c0])),
                              grid.tile(ord(p[i])))
                     for i in np.flatnonzero(wrong[:, r0, c0]).tolist())
-                occ = Occurrence((int(r0), int(c0)), d, len(p), grid.shape, misses)
+                occ = Occurrence((r0, c0), d, len(p), grid.shape, misses)
                 scored.append((_cost(misses, alternatives), len(misses), occ.start, READING_ORDER.index(d), occ))
     scored.sort(key=lambda s: s[:4])
     return [s[-1] for s in scored]

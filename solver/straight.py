@@ -65,6 +65,8 @@ def _walk(grid: Grid, patterns: list[str], directions: list[str], wrap: bool) ->
             continue
         if None in node:
             hits[node[None]].append((starts, np.zeros(starts.size, dtype=np.int64)))
+        if len(node) == (None in node):
+            continue
         dirs = np.repeat(np.arange(len(steps)), starts.size)
         starts = np.tile(starts, len(steps))
         stack = [(node, starts, starts + steps[dirs], dirs)]
