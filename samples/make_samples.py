@@ -86,6 +86,16 @@ def inverted() -> None:
     synth.save_case(HERE / "inverted.png", image, truth | sidecar_fields("samples_weather"))
 
 
+def french() -> None:
+    """Accented letters in the grid and the list, for `--alphabet` (filled from synth.FRENCH_ALPHABET)."""
+    rng = np.random.default_rng(707)
+    puzzle = synth.make_puzzle(rng, 12, 12, synth.FRENCH_THEMES["Cuisine"][:14], alphabet=synth.FRENCH_ALPHABET)
+    image, truth = synth.render_page(
+        puzzle, font_path=font("DejaVuSans.ttf"), cell_px=48, lined=True, frame=3, title="Mots cachés : cuisine",
+        instructions="Trouve les mots dans la grille.", word_list_layout="right", list_case="lower")
+    synth.save_case(HERE / "french.png", image, truth | sidecar_fields("samples_cuisine"))
+
+
 def text_puzzle() -> None:
     """samples/puzzle.txt for `wordsearch solve-text`: grid rows, a blank line, one word per line."""
     rng = np.random.default_rng(606)
@@ -96,7 +106,7 @@ def text_puzzle() -> None:
 
 
 def main() -> None:
-    for make in (printable, photo, gridless, rotated_exif, inverted, text_puzzle):
+    for make in (printable, photo, gridless, rotated_exif, inverted, french, text_puzzle):
         make()
         print(f"made {make.__name__}")
 

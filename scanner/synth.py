@@ -71,6 +71,12 @@ THEMES: dict[str, list[str]] = {
                "VISA", "BEACH", "MUSEUM", "SUITCASE", "JOURNEY", "COMPASS", "CAMERA", "SOUVENIR", "TOURIST",
                "ITINERARY", "BACKPACK", "ROAD TRIP"],
 }
+# Not drawn by random_case: for tests of --alphabet with accented letters (fill with FRENCH_ALPHABET).
+FRENCH_THEMES: dict[str, list[str]] = {
+    "Cuisine": ["CAFÉ", "CRÈME", "GÂTEAU", "FROMAGE", "BAGUETTE", "CRÊPE", "SOUPE", "POMME", "FRAISE", "CÉLERI",
+                "PÂTES", "THÉ", "BEURRE", "ÉPINARD", "NOËL", "FORÊT"],
+}
+FRENCH_ALPHABET = ALPHABET * 4 + "ÀÂÇÉÈÊËÎÔÛ"  # repeats weight the draw: accents are rarer than plain letters
 
 INSTRUCTIONS = (
     "Find the words below. Words can go in any direction.",
@@ -179,6 +185,7 @@ def make_puzzle(rng: np.random.Generator, rows: int, cols: int, words: list[str]
                 attempts: int = 200) -> Puzzle:
     """Place ``words`` at random positions and directions (crossing where letters agree), fill the rest at random.
 
+    Fill letters are drawn uniformly from ``alphabet`` (repeat a letter to make it commoner).
     Every word ends up occurring exactly once in the grid, so the truth placements are the only answers.
     Raises BadInputError for a word that cannot fit or cannot be unique (longer than the grid, listed twice,
     inside another word), or when no layout is found.
@@ -247,8 +254,10 @@ def _font_for_cap_height(path: str, cap_px: float, max_w_px: float | None = None
 
 def _draw_centered(draw: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont, ch: str, cx: float, cy: float,
                    fill) -> None:
-    """Draw one glyph with its ink box centred on (cx, cy)."""
-    left, top, right, bottom = font.getbbox(ch, anchor="ls")
+    """Draw one glyph centred on (cx, cy): its ink box horizontally, a capital H's vertically (so letters share
+    a baseline as in print; accents rise above it, tails hang below)."""
+    left, _, right, _ = font.getbbox(ch, anchor="ls")
+    _, top, _, bottom = font.getbbox("H", anchor="ls")
     draw.text((cx - (left + right) / 2, cy - (top + bottom) / 2), ch, font=font, fill=fill, anchor="ls")
 
 

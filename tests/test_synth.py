@@ -10,6 +10,7 @@ from PIL import Image, ImageOps
 
 from conftest import SAMPLES
 from scanner import synth
+from solver import solve
 from solver.errors import BadInputError
 
 
@@ -109,7 +110,8 @@ def test_save_case_writes_exif_rotated_photo_and_sidecar(tmp_path):
 
 
 def test_bundled_samples_match_their_truth():
-    """Every samples/ image has a sidecar whose size, shape, placements and corners agree with the image."""
+    """Every samples/ image has a sidecar whose size, shape, placements and corners agree with the image, and
+    the solver finds each listed word at its placement."""
     images = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".png", ".jpg"))
     assert {p.name for p in images} >= {"printable.png", "photo.jpg", "gridless.png"}
     for path in images:
@@ -122,6 +124,8 @@ def test_bundled_samples_match_their_truth():
         assert len(truth["grid"]) == truth["rows"] and {len(r) for r in truth["grid"]} == {truth["cols"]}
         for word, p in zip(truth["words"], truth["placements"], strict=True):
             assert _spells(truth["grid"], p, word), (path.name, word)
+        for result, p in zip(solve(truth["grid"], truth["words"]), truth["placements"]):  # the solver agrees
+            assert result.found and [list(c) for c in result.cells] == p["cells"], (path.name, result.word)
     with Image.open(SAMPLES / "photo.jpg") as photo:
         assert photo.size[0] * photo.size[1] >= 12_000_000
     grid_text, words_text = (SAMPLES / "puzzle.txt").read_text().split("\n\n")
