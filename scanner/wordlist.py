@@ -1,0 +1,578 @@
+"""Read a puzzle's word list from the page around its grid and correct it with the grid as the judge.
+
+The grid (and any other grid on the page) is masked out of an upright, background-flattened view of the page,
+Tesseract reads the rest as sparse text, the words are grouped into lines and split into entries at wide gaps
+(columns). Sentences (instructions), page furniture and text far larger or smaller than the list are dropped;
+clusters of entries that do not match the grid (titles, captions) are dropped too. An entry that is not in the
+grid but is one or two edits from exactly one straight-line string of the grid is corrected to it.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from solver.errors import NoWordsError
+
+TARGET_INK_PX = 30.0
+"""Median height of the page's letter blobs after scaling (Tesseract reads text best at roughly this size)."""
+MAX_OCR_PIXELS = 9_000_000
+"""Cap on the size of the image handed to Tesseract (speed)."""
+NOISE_LEVEL = 6.0
+"""Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
+ENTRY_GAP = 1.1
+"""A gap wider than this many text heights between two words on a line separates two entries (columns)."""
+SENTENCE_WORDS = 4
+"""A run of this many words at normal spacing is a sentence (instructions, captions), not a list entry."""
+MAX_ENTRY_WORDS = 3
+MIN_CONF = 40.0
+"""Entries read less confidently than this are dropped unless the grid has them as read."""
+ABSENT_CONF = 70.0
+"""An entry the grid does not have at all must be read at least this confidently to be kept (a misprint)."""
+FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
+LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"
+                    r"|[oO0□]\s+(?=\w\w))")
+DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
+NO_LIST = "no word list found in {source}; give the words with --words or --words-file"
+
+
+@dataclass(frozen=True)
+class WordEntry:
+    """One list entry: the text as Tesseract read it, the word searched for, and whether the grid corrected it."""
+
+    read: str
+    word: str
+    corrected: bool = False
+
+    def to_dict(self) -> dict:
+        return {"read": self.read, "word": self.word, "corrected": self.corrected}
+
+
+@dataclass
+class WordList:
+    """The entries read from an image and the region (polygon, image px) they were read from."""
+
+    entries: list[WordEntry]
+    region: list[list[float]] = field(default_factory=list)
+    source: str = "image"
+
+    @property
+    def words(self) -> list[str]:
+        return [e.word for e in self.entries]
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "entries": [e.to_dict() for e in self.entries],
+                "region": [[round(float(x), 1), round(float(y), 1)] for x, y in self.region]}
+
+
+@dataclass
+class _Entry:
+    """A candidate entry on the OCR image: raw text, cleaned text, box (x0, y0, x1, y1), text height, confidence."""
+
+    raw: str
+    text: str
+    box: tuple[float, float, float, float]
+    height: float
+    conf: float
+    boxes: list = field(default_factory=list)  # the Tesseract word boxes it was read from
+
+
+# -----------------------------------------------------------------------------------------------------------------
+# Text side: cleaning entries, grid keys, correction
+
+
+def clean_entry(raw: str) -> str | None:
+    """The list entry in ``raw`` with numbering, bullets and stray marks removed; None when it holds no word.
+
+    Keeps letters (accented too), inner spaces, hyphens and apostrophes; digits inside a word are read as the
+    letters they resemble (``P1G`` -> ``PIG``); a bare number (page number) is not an entry.
+    """
+    text = unicodedata.normalize("NFC", raw).strip()
+    text = LEADER.sub("", text, count=1)
+    text = text.strip(" .,;:!?'\"`()[]{}_~=+*<>/\\")
+    tokens = []
+    for token in text.split():
+        if any(ch.isalpha() for ch in token):
+            token = token.translate(DIGIT_AS_LETTER)
+        token = "".join(ch for ch in token if ch.isalpha() or ch in "-'")
+        token = token.strip("-'")
+        if token:
+            tokens.append(token)
+    out = " ".join(tokens)
+    return out if sum(ch.isalpha() for ch in out) >= 2 else None
+
+
+def grid_key(word: str, ascii_only: bool = True) -> str:
+    """The letters a word occupies in the grid: upper case, marks and spaces dropped, accents folded if asked."""
+    if ascii_only:
+        word = "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+    return "".join(ch for ch in word.upper() if ch.isalpha())
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Levenshtein distance (insertions, deletions, substitutions) between two short strings."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def edit_budget(key: str) -> int:
+    """How many edits a read entry may be from the grid string it is corrected to (short words: fewer)."""
+    return 0 if len(key) < 3 else 1 if len(key) < 7 else 2
+
+
+def _variants(key: str, budget: int) -> list[tuple[str, int]]:
+    """(pattern, mismatches allowed) pairs whose mismatch search covers every string within ``budget`` edits
+    of ``key`` that the straight-line solver can express: substitutions, one dropped letter (OCR read an extra
+    one) and one inserted filler letter (OCR missed one; the filler counts as a mismatch)."""
+    out = [(key, budget)]
+    if budget >= 1 and len(key) > 3:
+        out += [(key[:i] + key[i + 1:], budget - 1) for i in range(len(key))]
+    if budget >= 1:
+        out += [(key[:i] + "E" + key[i:], budget) for i in range(1, len(key))]
+    return out
+
+
+def grid_matches(keys: list[str], letters: list[str]) -> dict[str, set[str]]:
+    """For each key: the distinct straight-line grid strings within its edit budget ({key} when exact)."""
+    from solver import solve
+
+    keys = list(dict.fromkeys(k for k in keys if k))
+    exact = {r.word: r for r in solve(letters, keys)}
+    out: dict[str, set[str]] = {}
+    fuzzy: dict[str, list[tuple[str, int]]] = {}
+    for key in keys:
+        if exact[key].found and not exact[key].mismatches:
+            out[key] = {key}
+        else:
+            fuzzy[key] = _variants(key, edit_budget(key))
+    by_budget: dict[int, set[str]] = {}
+    for variants in fuzzy.values():
+        for pattern, k in variants:
+            by_budget.setdefault(k, set()).add(pattern)
+    strings: dict[str, set[str]] = {}
+    for k, patterns in by_budget.items():
+        for r in solve(letters, sorted(patterns), max_mismatches=k):
+            strings[r.word] = {"".join(letters[rr][cc] for rr, cc in occ.cells) for occ in r.occurrences}
+    for key, variants in fuzzy.items():
+        found = set().union(*(strings.get(p, set()) for p, _ in variants))
+        out[key] = {s for s in found if edit_distance(key, s) <= edit_budget(key)}
+    return out
+
+
+def correct(text: str, matches: set[str], ascii_only: bool = True) -> tuple[str, str]:
+    """(word to search for, status) for a cleaned entry given the grid strings within its edit budget.
+
+    status: "exact" (in the grid as read), "corrected" (one grid string is nearer than any other: the word
+    becomes that string), "ambiguous" (several equally near) or "absent".
+    """
+    key = grid_key(text, ascii_only)
+    if key in matches:
+        return text, "exact"
+    if not matches:
+        return text, "absent"
+    best = min(edit_distance(key, m) for m in matches)
+    nearest = [m for m in matches if edit_distance(key, m) == best]
+    if len(nearest) > 1:
+        # Strings on one grid line nest (TOASTER, OASTER, XTOASTER): prefer the one that is an English word,
+        # then the one as long as the entry read (OCR substitutes letters more often than it adds or drops them).
+        words = _english()
+        nearest = [m for m in nearest if m.lower() in words] or [m for m in nearest if len(m) == len(key)]
+        if len(nearest) != 1:
+            return text, "ambiguous"
+    target = nearest[0]
+    if len(target) == len(key):  # substitutions only: keep the entry's spaces and hyphens
+        it = iter(target)
+        return "".join(next(it) if ch.isalpha() else ch for ch in text if ch.isalpha() or ch in " -'"), "corrected"
+    return target, "corrected"
+
+
+@functools.cache
+def _english() -> frozenset[str]:
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2"], lower=True, alpha=True))
+
+
+def correct_entries(texts: list[tuple[str, str]], letters: list[str]) -> list[tuple[WordEntry, str]]:
+    """[(WordEntry, status)] for (read, cleaned) pairs, corrected against the grid rows ``letters``.
+
+    status is that of ``correct``: "exact", "corrected", "ambiguous" or "absent".
+    """
+    ascii_only = all(ch.isascii() for row in letters for ch in row)
+    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts], letters)
+    out = []
+    for read, text in texts:
+        word, status = correct(text, matches.get(grid_key(text, ascii_only), set()), ascii_only)
+        out.append((WordEntry(read=read, word=word, corrected=status == "corrected"), status))
+    return out
+
+
+# -----------------------------------------------------------------------------------------------------------------
+# Image side: upright view, mask, OCR, lines, entries
+
+
+def _page_transform(image_shape: tuple[int, ...], corners: np.ndarray | None) -> np.ndarray:
+    """3x3 map from image px to an upright view of the page in which the grid is an axis-aligned rectangle.
+
+    A full homography (undoes photo perspective) unless that blows the page up; then rotation only.
+    """
+    h, w = image_shape[:2]
+    if corners is None:
+        return np.eye(3)
+    c = np.asarray(corners, np.float64)
+    gw = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    gh = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
+    rect = np.array([[0, 0], [gw, 0], [gw, gh], [0, gh]], np.float64)
+    page = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    H = cv2.getPerspectiveTransform(c.astype(np.float32), rect.astype(np.float32))
+    den = (np.c_[page, np.ones(4)] @ H.T)[:, 2]
+    if np.all(den > 0.2):
+        warped = cv2.perspectiveTransform(page[None], H)[0]
+        if cv2.contourArea(warped.astype(np.float32)) < 3.0 * w * h:
+            return H
+    top = (c[1] - c[0]) + (c[2] - c[3])
+    angle = np.arctan2(top[1], top[0])
+    cos, sin = np.cos(-angle), np.sin(-angle)
+    return np.array([[cos, -sin, 0], [sin, cos, 0], [0, 0, 1]])
+
+
+def _fit(H: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, int]]:
+    """``H`` followed by the translation that puts the whole transformed page at the origin, and its size."""
+    h, w = shape[:2]
+    page = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+    warped = cv2.perspectiveTransform(page, H)[0]
+    x0, y0 = warped.min(axis=0)
+    x1, y1 = warped.max(axis=0)
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ H
+    return T, (int(np.ceil(x1 - x0)), int(np.ceil(y1 - y0)))
+
+
+def _denoise(gray: np.ndarray) -> np.ndarray:
+    """Median-filter grainy or speckled scans (mean deviation from the 3x3 median over NOISE_LEVEL grey levels),
+    up to three passes; clean pages (fine text also deviates, but less) are returned as they are."""
+    level = NOISE_LEVEL
+    for _ in range(3):
+        smooth = cv2.medianBlur(gray, 3)
+        if float(np.mean(cv2.absdiff(gray, smooth))) < level:
+            break
+        gray, level = smooth, NOISE_LEVEL / 2  # once known to be grainy, clean it harder
+    return gray
+
+
+def _flatten(gray: np.ndarray) -> np.ndarray:
+    """Dark text on white whatever the paper: each pixel divided by its local background (a max filter)."""
+    k = max(15, (min(gray.shape) // 30) | 1)
+    background = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    background = cv2.blur(background, (k, k))
+    return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(background, 1), 0, 255).astype(np.uint8)
+
+
+def _stretch(flat: np.ndarray) -> np.ndarray:
+    """Faint print (grey or pastel text) stretched to full contrast: the darkest 0.5% of the page is mapped to
+    near black. Pages that already hold dark ink are left alone (stretching them only darkens grain)."""
+    dark = float(np.percentile(flat, 0.5))
+    if dark < 120:
+        return flat
+    scale = 215.0 / max(255.0 - dark, 1.0)
+    return np.clip(255.0 - (255.0 - flat.astype(np.float32)) * scale, 0, 255).astype(np.uint8)
+
+
+def _ink_height(flat: np.ndarray) -> float | None:
+    """Typical height of the letter-like ink blobs of a flattened page (size and fill of a glyph; specks,
+    rules and artwork fail one test or the other); None when there are none."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats((flat < 170).astype(np.uint8), connectivity=8)
+    h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
+    keep = (h >= 6) & (h <= flat.shape[0] / 6) & (w <= 2 * h) & (area >= 12) & (area <= 0.9 * h * w) & (
+        area >= 0.1 * h * w)
+    if keep.sum() < 3:
+        return None
+    h = np.sort(h[keep]).astype(np.float64)
+    cum = np.cumsum(h)  # height-weighted: a letter outweighs a speck that just passed the tests
+    return float(h[np.searchsorted(cum, cum[-1] / 2)])
+
+
+def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
+             pitch: float | None) -> tuple[np.ndarray, np.ndarray]:
+    """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px)."""
+    gray = image.min(axis=2) if image.ndim == 3 else image
+    T, size = _fit(_page_transform(image.shape, main), image.shape)
+    gray = cv2.warpPerspective(gray, T, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                               borderValue=float(np.median(gray)))
+    masks = []
+    for quad in grids:
+        q = cv2.perspectiveTransform(np.asarray(quad, np.float64)[None], T)[0]
+        centre = q.mean(axis=0)
+        margin = 0.3 * (pitch or 0.0) + 3.0
+        grown = centre + (q - centre) * (1 + margin / np.maximum(np.linalg.norm(q - centre, axis=1, keepdims=True),
+                                                                 1))
+        masks.append(np.round(grown).astype(np.int32))
+    outside = np.ones(gray.shape, np.uint8)
+    cv2.fillPoly(outside, masks, 0)
+    if _light_on_dark(gray, outside, masks):
+        gray = 255 - gray
+    flat = _flatten(_denoise(gray))
+    flat[outside == 0] = 255
+    flat = _stretch(flat)
+    ink = _ink_height(flat)
+    scale = float(np.clip(TARGET_INK_PX / ink, 0.4, 4.0)) if ink else 1.0
+    scale = min(scale, np.sqrt(MAX_OCR_PIXELS / flat.size))
+    if abs(scale - 1.0) > 0.1:
+        flat = cv2.resize(flat, None, fx=scale, fy=scale,
+                          interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
+        T = np.diag([scale, scale, 1.0]) @ T
+    return flat, T
+
+
+def _light_on_dark(gray: np.ndarray, outside: np.ndarray, masks: list[np.ndarray]) -> bool:
+    """Whether the page near the grid(s) is dark (light text): judged around the main grid, not the whole
+    photo, whose background (a table, a wall) may be dark under a light page."""
+    near = outside.copy()
+    if masks:
+        x, y, w, h = cv2.boundingRect(masks[0])
+        box = np.zeros_like(near)
+        box[max(0, y - h // 2):y + h + h // 2, max(0, x - w // 2):x + w + w // 2] = 1
+        near &= box
+    values = gray[near > 0]
+    return values.size > 0 and float(np.median(values)) < 110
+
+
+def _lines(boxes: list) -> list[list]:
+    """Group Tesseract word boxes into text lines (same baseline band), each sorted left to right."""
+    lines: list[list] = []
+    for b in sorted(boxes, key=lambda b: b.top + b.height / 2):
+        cy = b.top + b.height / 2
+        for line in lines:
+            ly = np.median([x.top + x.height / 2 for x in line])
+            lh = np.median([x.height for x in line])
+            if abs(cy - ly) < 0.45 * min(lh, b.height) and 0.5 < b.height / lh < 2.0:
+                line.append(b)
+                break
+        else:
+            lines.append([b])
+    return [sorted(line, key=lambda b: b.left) for line in lines]
+
+
+def _split_line(line: list) -> list[list]:
+    """Split a line's words into runs separated by gaps wider than ENTRY_GAP text heights (list columns)."""
+    h = float(np.median([b.height for b in line]))
+    runs, run = [], [line[0]]
+    for prev, b in zip(line, line[1:]):
+        if b.left - (prev.left + prev.width) > ENTRY_GAP * h:
+            runs.append(run)
+            run = []
+        run.append(b)
+    runs.append(run)
+    return runs
+
+
+def _candidates(boxes: list) -> list[_Entry]:
+    """Candidate list entries from word boxes: sentences and page furniture dropped, text cleaned."""
+    words = [b for b in boxes if b.text and b.text.strip()]
+    out = []
+    for line in _lines(words):
+        for run in _split_line(line):
+            raw = " ".join(b.text.strip() for b in run)
+            if len(run) >= SENTENCE_WORDS or FURNITURE.search(raw) or re.search(r"[?!:]\s*$|[?!]", raw):
+                continue
+            entry = _entry(run)
+            if entry is not None and len(entry.text.split()) <= MAX_ENTRY_WORDS:
+                out.append(entry)
+    return out
+
+
+def _entry(run: list) -> _Entry | None:
+    """The entry read from a run of word boxes, None when it holds no word."""
+    raw = " ".join(b.text.strip() for b in run)
+    text = clean_entry(raw)
+    if text is None:
+        return None
+    box = (min(b.left for b in run), min(b.top for b in run),
+           max(b.left + b.width for b in run), max(b.top + b.height for b in run))
+    return _Entry(raw=raw, text=text, box=box, height=float(np.median([b.height for b in run])),
+                  conf=float(min(b.conf for b in run)), boxes=list(run))
+
+
+def _split_unmatched(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
+    """Split multi-word entries the grid does not know (list columns read as one line: "summer robot") into
+    their words when all of them, or all but one, are in the grid."""
+    out_entries, out_judged = [], []
+    for entry, verdict in zip(entries, judged):
+        if len(entry.boxes) > 1 and verdict[1] in ("absent", "ambiguous"):
+            parts = [e for e in (_entry([b]) for b in entry.boxes) if e is not None]
+            verdicts = correct_entries([(e.raw, e.text) for e in parts], letters) if parts else []
+            known = sum(v[1] in ("exact", "corrected") and len(grid_key(v[0].word)) >= 3 for v in verdicts)
+            if len(parts) > 1 and known >= max(1, len(parts) - 1):
+                out_entries += parts
+                out_judged += verdicts
+                continue
+        out_entries.append(entry)
+        out_judged.append(verdict)
+    return out_entries, out_judged
+
+
+def _clusters(entries: list[_Entry]) -> list[list[int]]:
+    """Indices of entries grouped into blocks: entries whose boxes come within ~2 text heights of each other."""
+    parent = list(range(len(entries)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(entries):
+        for j in range(i + 1, len(entries)):
+            b = entries[j]
+            h = max(a.height, b.height)
+            dx = max(a.box[0], b.box[0]) - min(a.box[2], b.box[2])
+            dy = max(a.box[1], b.box[1]) - min(a.box[3], b.box[3])
+            if dx < 3.0 * h and dy < 1.6 * h:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(entries)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> list[int]:
+    """Indices of the entries that form the word list, in reading order.
+
+    A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters,
+    or corrected with 5+). Within it, entries far off the list's text height or read with low confidence are
+    dropped unless the grid has them as read; an entry the grid does not have at all (a misprint, or a stray
+    caption) is kept only when it is short, read confidently and lines up with a column of confirmed entries.
+    """
+    if not entries:
+        return []
+    med = float(np.median([e.height for e in entries]))
+    keep: list[int] = []
+    for group in _clusters(entries):
+        confirmed = [i for i in group if _confirmed(judged[i])]
+        if not confirmed or len(confirmed) < 0.4 * len(group):
+            continue  # titles, captions, artwork read as letters
+        for i in group:
+            e, (entry, status) = entries[i], judged[i]
+            if not 0.55 < e.height / med < 1.6:
+                continue
+            if e.conf < MIN_CONF and not (status == "exact" and len(grid_key(entry.word)) >= 3):
+                continue
+            if status == "absent" and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
+                                           and e.conf >= ABSENT_CONF and 0.75 < e.height / med < 1.33
+                                           and _aligned(e, [entries[j] for j in confirmed])):
+                continue
+            keep.append(i)
+    seen: set[str] = set()
+    ordered = []
+    for i in sorted(keep, key=lambda i: (entries[i].box[1], entries[i].box[0])):
+        key = grid_key(judged[i][0].word)
+        if key not in seen:
+            seen.add(key)
+            ordered.append(i)
+    return ordered
+
+
+def _aligned(e: _Entry, others: list[_Entry]) -> bool:
+    """Whether ``e`` starts, ends or is centred where one of ``others`` is (same list column)."""
+    for o in others:
+        tol = 0.6 * min(e.height, o.height)
+        left, right = abs(e.box[0] - o.box[0]), abs(e.box[2] - o.box[2])
+        centre = abs(e.box[0] + e.box[2] - o.box[0] - o.box[2]) / 2
+        if o is not e and min(left, right, centre) < tol:
+            return True
+    return False
+
+
+def _confirmed(judged: tuple[WordEntry, str]) -> bool:
+    """Whether the grid vouches for an entry (short strings occur in any grid by chance, so they do not count)."""
+    entry, status = judged
+    n = len(grid_key(entry.word))
+    return (status == "exact" and n >= 4) or (status == "corrected" and n >= 5)
+
+
+class _LstmReader:
+    """Tesseract's LSTM recogniser with its dictionaries, in process through tesserocr, for printed words.
+
+    The grid OCR runs the legacy classifier with dictionaries off (best for isolated capitals); on the word
+    list that engine read 85% of the corpus words against 93% for LSTM, so the list gets its own reader. It
+    reuses scanner.engine's model location and TSV parsing; one API object per process, behind a lock.
+    """
+
+    def __init__(self) -> None:
+        import tesserocr
+
+        from scanner.engine import default_tessdata
+
+        self._api = tesserocr.PyTessBaseAPI(path=str(default_tessdata()) + "/", lang="eng",
+                                            oem=tesserocr.OEM.LSTM_ONLY)
+        self._lock = threading.Lock()
+
+    def image_to_data(self, gray: np.ndarray, psm: int = 11, whitelist: str | None = None) -> list:
+        from scanner.engine import parse_tsv
+
+        gray = np.ascontiguousarray(gray)
+        with self._lock:
+            self._api.SetPageSegMode(psm)
+            self._api.SetImageBytes(gray.tobytes(), gray.shape[1], gray.shape[0], 1, gray.shape[1])
+            self._api.SetSourceResolution(300)
+            self._api.Recognize()
+            return parse_tsv(self._api.GetTSVText(0))
+
+
+@functools.cache
+def _lstm_reader() -> _LstmReader | None:
+    try:
+        return _LstmReader()
+    except (ImportError, RuntimeError):
+        return None
+
+
+def _text_engine(engine):
+    """The engine to read the list with: LSTM through tesserocr when the caller's engine is the tesserocr one
+    (or none was given) and the model loads, else the caller's engine as it is (e.g. pytesseract)."""
+    if engine is None:
+        from scanner.engine import get_engine
+
+        engine = get_engine()
+    if getattr(engine, "name", None) == "tesserocr":
+        return _lstm_reader() or engine
+    return engine
+
+
+def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
+                   other_grids=()) -> WordList:
+    """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
+
+    ``loc=None`` reads the whole image as the list (``--words-image``). ``letters``: the grid's rows as read,
+    the judge for corrections. ``other_grids``: further GridLocations on the page, masked out like ``loc``.
+    Raises NoWordsError when no list is found or what is found does not match the grid at all.
+    """
+    engine = _text_engine(engine)
+    grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
+    pitch = None
+    if loc is not None:
+        c = np.asarray(loc.corners, np.float64)
+        pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
+    flat, T = _prepare(image, grids, None if loc is None else loc.corners, pitch)
+    boxes = engine.image_to_data(flat, psm=11)
+    entries = _candidates(boxes)
+    judged = correct_entries([(e.raw, e.text) for e in entries], letters) if entries else []
+    entries, judged = _split_unmatched(entries, judged, letters)
+    chosen = _select(entries, judged)
+    if not chosen:
+        raise NoWordsError(NO_LIST.format(source=source))
+    box = np.array([entries[i].box for i in chosen], np.float64)
+    x0, y0 = box[:, :2].min(axis=0) - 4
+    x1, y1 = box[:, 2:].max(axis=0) + 4
+    quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+    region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
+    return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
