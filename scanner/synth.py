@@ -223,7 +223,10 @@ def make_puzzle(rng: np.random.Generator, rows: int, cols: int, words: list[str]
 def available_fonts() -> tuple[str, ...]:
     """Paths of the grid fonts installed on this machine, in FONT_FILES order."""
     found = {p.name: str(p) for p in FONT_DIR.rglob("*") if p.suffix in (".ttf", ".otf")}
-    return tuple(found[name] for name in FONT_FILES if name in found)
+    fonts = tuple(found[name] for name in FONT_FILES if name in found)
+    if not fonts:
+        raise BadInputError(f"no fonts for the puzzle generator under {FONT_DIR}: run `make setup`")
+    return fonts
 
 
 @functools.cache
