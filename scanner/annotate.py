@@ -130,7 +130,7 @@ def annotate(image: np.ndarray, puzzles: list) -> np.ndarray:
     """The original image (BGR, same size and orientation) with every found word circled.
 
     `puzzles`: scanner.pipeline.PuzzleResult items (uses location, homography, cell_px, results, word_list,
-    words_source). A legend margin is added below only when some listed word was not found.
+    list_on_page). A legend margin is added below only when some listed word was not found.
     """
     out = np.ascontiguousarray(image.copy())
     shapes = []
@@ -142,7 +142,7 @@ def annotate(image: np.ndarray, puzzles: list) -> np.ndarray:
         for res, colour in zip(found, palette(len(found))):
             ellipse = word_ellipse(res.start, res.end, puzzle.cell_px)
             shapes.append((to_image(ellipse, puzzle.homography), colour, thickness))
-        if puzzle.word_list is not None and puzzle.words_source == "image" and len(puzzle.word_list.region) >= 3:
+        if puzzle.list_on_page and len(puzzle.word_list.region) >= 3:
             region = np.asarray(puzzle.word_list.region, float)
             shapes.append((region, LIST_FRAME_BGR, max(2, thickness // 2)))
         not_found = [res.word for res in puzzle.results if not res.found]

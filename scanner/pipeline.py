@@ -26,6 +26,11 @@ LOW_CONFIDENCE = 0.5
 """Cells read with a confidence under this are reported in grid.low_confidence."""
 
 
+def _rc(cell) -> list[int]:
+    """A (row, col) as a JSON-ready [int, int] (cells may hold NumPy integers)."""
+    return [int(cell[0]), int(cell[1])]
+
+
 def _ms(t0: float) -> float:
     return round((time.perf_counter() - t0) * 1000, 1)
 
@@ -44,6 +49,7 @@ class PuzzleResult:
     cell_px: int
     word_list: object | None = None  # scanner.wordlist.WordList when the list was read from an image
     words_source: str = "argument"  # "argument" | "file" | "image"
+    list_on_page: bool = False  # the word list was read from this page (not from a separate --words-image)
     index: int = 0  # 0 = the largest grid on the page
     timings_ms: dict = field(default_factory=dict)
 
@@ -65,7 +71,7 @@ class PuzzleResult:
         for res in self.results:
             for miss in res.mismatches:
                 corrections.setdefault(res.word, []).append(
-                    {"cell": list(miss.cell), "read": miss.read, "needed": miss.needed})
+                    {"cell": _rc(miss.cell), "read": miss.read, "needed": miss.needed})
         out = {
             "source": self.source,
             "puzzle": self.index,
@@ -76,16 +82,16 @@ class PuzzleResult:
                 "confidence": np.round(np.asarray(self.reading.confidence, float), 3).tolist(),
                 "corners": np.round(np.asarray(self.location.corners, float), 1).tolist(),
                 "inverted": bool(self.location.inverted),
-                "low_confidence": [list(cell) for cell in self.low_confidence()],
+                "low_confidence": [_rc(cell) for cell in self.low_confidence()],
             },
             "words": [
                 {
                     "word": res.word,
                     "found": bool(res.found),
-                    "start": list(res.start) if res.found else None,
-                    "end": list(res.end) if res.found else None,
+                    "start": _rc(res.start) if res.found else None,
+                    "end": _rc(res.end) if res.found else None,
                     "direction": res.direction if res.found else None,
-                    "cells": [list(cell) for cell in res.cells] if res.found else [],
+                    "cells": [_rc(cell) for cell in res.cells],
                     "corrected": corrections.get(res.word, []),
                 }
                 for res in self.results
@@ -141,10 +147,12 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
             from scanner.wordlist import read_word_list  # only needed when no list is given
 
             t0 = time.perf_counter()
-            others = [other for other in locations if other is not loc]
-            word_list = read_word_list(words_image if words_image is not None else image, loc,
-                                       ["".join(row) for row in reading.letters], source=source, engine=engine,
-                                       other_grids=others)
+            rows_read = ["".join(row) for row in reading.letters]
+            if words_image is not None:  # a separate picture of the list: all of it is the list
+                word_list = read_word_list(words_image, None, rows_read, source=source, engine=engine)
+            else:
+                others = [other for other in locations if other is not loc]
+                word_list = read_word_list(image, loc, rows_read, source=source, engine=engine, other_grids=others)
             timings["words"] = _ms(t0)
             puzzle_words, puzzle_words_source = word_list.words, "image"
 
@@ -154,7 +162,8 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
         puzzles.append(PuzzleResult(
             source=source, location=loc, reading=reading, results=repaired.results, letters=repaired.letters,
             corrections=repaired.corrections, homography=homography, cell_px=CELL_PX, word_list=word_list,
-            words_source=puzzle_words_source, index=index, timings_ms=timings))
+            words_source=puzzle_words_source, list_on_page=word_list is not None and words_image is None,
+            index=index, timings_ms=timings))
     return puzzles
 
 

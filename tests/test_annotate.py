@@ -105,8 +105,9 @@ def test_word_list_region_is_framed_when_read_from_the_image(page):
     image, H = page
     region = [[300.0, 650.0], [600.0, 650.0], [600.0, 690.0], [300.0, 690.0]]
     word_list = SimpleNamespace(region=region, entries=[], words=["CAT"])
-    out = annotate(image, [puzzle_for(H, ["CAT"], word_list=word_list, words_source="image")])
+    out = annotate(image, [puzzle_for(H, ["CAT"], word_list=word_list, words_source="image",
+                                                list_on_page=True)])
     changed = np.any(out != image, axis=2)
     assert changed[650, 350:550].mean() > 0.9 and changed[660:680, 300].mean() > 0.9
-    plain = annotate(image, [puzzle_for(H, ["CAT"], word_list=word_list, words_source="argument")])
+    plain = annotate(image, [puzzle_for(H, ["CAT"], word_list=word_list, words_source="image")])  # other image
     assert not np.any(plain[640:700, 290:610] != image[640:700, 290:610])

