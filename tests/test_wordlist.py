@@ -1,0 +1,181 @@
+"""Reading the word list from the picture: entry cleaning, correction against the grid, and real Tesseract on
+synthetic pages and on the third-party corpus."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from conftest import corpus_items
+from scanner import synth
+from scanner.detect import GridLocation, find_grids
+from scanner.load import load_image
+from scanner.wordlist import (WordList, clean_entry, correct_entries, edit_distance, grid_key, read_word_list)
+from solver.errors import NoWordsError
+
+GRID = [
+    "TOASTERQ",
+    "XPLANETZ",
+    "HANSOLOK",
+    "MXYZWVUB",
+    "BANANARN",
+    "QWERTYUI",
+]
+
+
+@pytest.mark.parametrize("raw, cleaned", [
+    ("APPLE", "APPLE"),
+    ("1. APPLE", "APPLE"),
+    ("12) Kiwi", "Kiwi"),
+    ("\u25a1 APPLE", "APPLE"),
+    ("\u2022 apple", "apple"),
+    ("- APPLE", "APPLE"),
+    ("HAN SOLO", "HAN SOLO"),
+    ("OBI-WAN,", "OBI-WAN"),
+    ("fum\u00e9e", "fum\u00e9e"),
+    ("P1G", "PIG"),
+    ("SP0ON", "SPOON"),
+    ("12", None),
+    ("~", None),
+    ("a", None),
+])
+def test_clean_entry(raw, cleaned):
+    assert clean_entry(raw) == cleaned
+
+
+def test_grid_key_and_edit_distance():
+    assert grid_key("Han Solo") == "HANSOLO"
+    assert grid_key("OBI-WAN") == "OBIWAN"
+    assert grid_key("fum\u00e9e") == "FUMEE"
+    assert grid_key("fum\u00e9e", ascii_only=False) == "FUM\u00c9E"
+    assert edit_distance("TOASTER", "LOASTER") == 1
+    assert edit_distance("MINDFULLNESS", "MINDFULNESS") == 1
+    assert edit_distance("ABC", "ABC") == 0 and edit_distance("", "ABC") == 3
+
+
+def test_correction_against_the_grid():
+    """Exact entries stay; one substitution, an extra or a missing letter is corrected to the one grid string;
+    entries the grid does not hold are kept as read and reported absent."""
+    pairs = [(t, clean_entry(t)) for t in
+             ("TOASTER", "LOASTER", "PLANNET", "HAN S0LO", "PLNET", "ELEPHANT", "DARK MATTER")]
+    out = correct_entries(pairs, GRID)
+    got = {read: (entry.word, entry.corrected, status) for (entry, status), (read, _) in zip(out, pairs)}
+    assert got["TOASTER"] == ("TOASTER", False, "exact")
+    assert got["LOASTER"] == ("TOASTER", True, "corrected")
+    assert got["PLANNET"] == ("PLANET", True, "corrected")
+    assert got["HAN S0LO"] == ("HAN SOLO", False, "exact")
+    assert got["PLNET"] == ("PLANET", True, "corrected")
+    assert got["ELEPHANT"] == ("ELEPHANT", False, "absent")
+    assert got["DARK MATTER"] == ("DARK MATTER", False, "absent")
+
+
+def test_substitution_keeps_spaces_and_short_words_are_not_corrected():
+    out = correct_entries([("HAN SULO", "HAN SULO"), ("XPZ", "XPZ")], GRID)
+    assert (out[0][0].word, out[0][0].corrected) == ("HAN SOLO", True)
+    assert out[1][0].corrected is False  # 3 letters: one edit away from many strings, never corrected
+
+
+def _loc(truth: dict) -> GridLocation:
+    return GridLocation(corners=np.asarray(truth["corners"], float), rows=truth["rows"], cols=truth["cols"])
+
+
+def _score(words: list[str], listed: list[str]) -> tuple[int, int]:
+    got = [grid_key(w) for w in words]
+    want = {grid_key(w) for w in listed}
+    return len(want & set(got)), sum(g not in want for g in got)
+
+
+PAGES = [  # (seed, theme, page options, photo?)
+    (1, "Fruits", dict(word_list_layout="below", list_columns=3, list_case="upper", title="Fruit Word Search",
+                       instructions=synth.INSTRUCTIONS[0]), False),
+    (2, "Space", dict(word_list_layout="right", list_style="numbered", list_case="title"), False),
+    (3, "Ocean", dict(word_list_layout="below", list_columns=4, list_style="bullet", list_case="lower",
+                      list_box=True, footer="Page 12"), False),
+    (4, "Kitchen", dict(word_list_layout="above", list_columns=2, lined=False, frame=3), False),
+    (5, "Music", dict(word_list_layout="below", list_columns=3, title="Music"), True),
+    (6, "Garden", dict(word_list_layout="right", list_case="upper", inverted=True), False),
+]
+
+
+@pytest.mark.parametrize("seed, theme, options, photo", PAGES, ids=[p[1] for p in PAGES])
+def test_synthetic_pages(seed, theme, options, photo):
+    """Real Tesseract on synthetic pages (truth grid corners and letters): at least all but one listed word
+    recovered exactly, at most one spurious entry, and the region covers the printed list's centre."""
+    rng = np.random.default_rng(seed)
+    puzzle = synth.make_puzzle(rng, 12, 12, [w for w in synth.THEMES[theme] if len(w) <= 11][:12])
+    fonts = synth.available_fonts()
+    image, truth = synth.render_page(puzzle, font_path=fonts[seed % len(fonts)], cell_px=40, **options)
+    if photo:
+        image, truth = synth.simulate_photo(image, truth, rng, rotation=12.0, perspective=0.04)
+    wl = read_word_list(image, _loc(truth), truth["grid"], source="page.png")
+    recovered, spurious = _score(wl.words, truth["words"])
+    assert recovered >= len(truth["words"]) - 1, wl.words
+    assert spurious <= 1, wl.words
+    region = np.asarray(truth["word_list_region"], float)
+    centre = region.mean(axis=0)
+    poly = np.asarray(wl.region, float)
+    assert poly[:, 0].min() <= centre[0] <= poly[:, 0].max() and poly[:, 1].min() <= centre[1] <= poly[:, 1].max()
+    assert all(e.read for e in wl.entries)
+
+
+def test_json_shape():
+    wl = WordList(entries=correct_entries([("L0ASTER", "LOASTER")], GRID)[0][:1], region=[[0, 0], [5, 0], [5, 5]])
+    doc = wl.to_dict()
+    assert doc["source"] == "image" and doc["region"][1] == [5.0, 0.0]
+    assert doc["entries"] == [{"read": "L0ASTER", "word": "TOASTER", "corrected": True}]
+
+
+def test_page_without_a_list_raises_no_words():
+    puzzle = synth.make_puzzle(np.random.default_rng(8), 12, 12, synth.THEMES["Travel"][:10])
+    image, truth = synth.render_page(puzzle, cell_px=40, word_list_layout="none", title="Travel Word Search",
+                                     instructions=synth.INSTRUCTIONS[1])
+    with pytest.raises(NoWordsError, match="no word list found in page.png; give the words with --words"):
+        read_word_list(image, _loc(truth), truth["grid"], source="page.png")
+
+
+def test_garbage_list_raises_no_words():
+    """A list whose entries are nowhere in the grid (another puzzle's list, or noise read as text) is not used."""
+    rng = np.random.default_rng(9)
+    puzzle = synth.make_puzzle(rng, 12, 12, synth.THEMES["Weather"][:10])
+    gibberish = ["".join(rng.choice(list("QXZJKVWY"), 6)) for _ in range(10)]
+    shown = synth.Puzzle(grid=puzzle.grid, words=gibberish, placements=puzzle.placements)
+    image, truth = synth.render_page(shown, cell_px=40, word_list_layout="below")
+    with pytest.raises(NoWordsError):
+        read_word_list(image, _loc(truth), truth["grid"], source="page.png")
+
+
+def test_words_image_reads_the_whole_picture():
+    """--words-image: a separate picture holding only the list (loc=None), one misread-able word per line."""
+    words = ["PLANET", "TOASTER", "HAN SOLO", "BANANA"]
+    page = Image.new("RGB", (520, 330), "white")
+    draw = ImageDraw.Draw(page)
+    font = synth._font(synth.available_fonts()[0], 40)
+    for i, w in enumerate(words):
+        draw.text((40, 30 + i * 70), f"{i + 1}. {w}", font=font, fill="black")
+    image = np.asarray(page)[:, :, ::-1].copy()
+    wl = read_word_list(image, None, GRID, source="list.png")
+    assert [grid_key(w) for w in wl.words] == [grid_key(w) for w in words]
+
+
+def test_corpus_word_lists(corpus_dir):
+    """Third-party images whose whole list is printed (sidecar list_in_image "yes"), grids found by
+    scanner.detect and the truth letters as the judge: >= 90% of listed words recovered (the read text or the
+    grid-corrected word equals the listed word), <= 1 spurious entry per image on average."""
+    items = [(p, t) for p, t in corpus_items() if t.get("list_in_image") == "yes"]
+    listed = recovered = spurious = 0
+    for path, truth in items:
+        image = load_image(path)
+        grids = find_grids(image)
+        letters = [row.replace("?", "Q") for row in truth["grid"]]
+        try:
+            entries = read_word_list(image, grids[0], letters, source=str(path), other_grids=grids[1:]).entries
+        except NoWordsError:
+            entries = []
+        want = {grid_key(w) for w in truth["words"]}
+        got = {grid_key(e.word) for e in entries} | {grid_key(e.read) for e in entries if e.corrected}
+        listed += len(want)
+        recovered += len(want & got)
+        spurious += sum(grid_key(e.word) not in want and grid_key(e.read) not in want for e in entries)
+    assert items
+    assert recovered >= 0.90 * listed, (recovered, listed)
+    assert spurious <= len(items), (spurious, len(items))
