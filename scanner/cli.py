@@ -37,14 +37,17 @@ def cli() -> None:
 @click.argument("image", type=click.Path(path_type=Path))
 @click.option("--words", "words_text", metavar='"A,B,C"', help="The words to find, comma-separated.")
 @click.option("--words-file", type=click.Path(path_type=Path), help="The words to find, one per line (or commas).")
+@click.option("--words-image", type=click.Path(path_type=Path),
+              help="A separate picture of the word list (e.g. printed on another page). With none of --words, "
+                   "--words-file and --words-image, the list is read from IMAGE itself.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the annotated image (.png or .jpg).")
 @click.option("--json", "json_out", metavar="OUT.json|-", help="Write the result as JSON to a file, or - for stdout.")
 @click.option("--engine", type=click.Choice(["tesserocr", "pytesseract"]), default="tesserocr", show_default=True,
               help="OCR engine: the in-process tesserocr wheel or the system tesseract via pytesseract.")
 @click.option("--alphabet", default="ABCDEFGHIJKLMNOPQRSTUVWXYZ", show_default=True,
               help="The letters a grid cell may hold (e.g. add ÀÂÇÉÈÊËÎÏÔÙÛÜ for French).")
-def solve_command(image: Path, words_text: str | None, words_file: Path | None, output: Path | None,
-                  json_out: str | None, engine: str, alphabet: str) -> None:
+def solve_command(image: Path, words_text: str | None, words_file: Path | None, words_image: Path | None,
+                  output: Path | None, json_out: str | None, engine: str, alphabet: str) -> None:
     """Solve the word search in IMAGE (photo, scan or screenshot) and circle the answers.
 
     Prints a short summary; -o writes the annotated image (same size and orientation as IMAGE, with a legend of
@@ -53,9 +56,9 @@ def solve_command(image: Path, words_text: str | None, words_file: Path | None, 
     from scanner.export import check_not_input, encode_image, image_extension, write_bytes_atomic
     from scanner.pipeline import annotate, solve_file
 
-    if words_text is not None and words_file is not None:
-        raise click.UsageError("give either --words or --words-file, not both")
-    inputs = [image] + ([words_file] if words_file is not None else [])
+    if sum(x is not None for x in (words_text, words_file, words_image)) > 1:
+        raise click.UsageError("give only one of --words, --words-file and --words-image")
+    inputs = [image] + [p for p in (words_file, words_image) if p is not None]
     json_path = None if json_out in (None, "-") else Path(json_out)
     if output is not None:  # fail before any work: output over an input, unsupported image type
         check_not_input(output, inputs)
@@ -71,8 +74,8 @@ def solve_command(image: Path, words_text: str | None, words_file: Path | None, 
     if words == []:
         raise NoWordsError(f"nothing to search for: {words_file or '--words'} holds no words")
 
-    picture, puzzles = solve_file(image, words=words, words_source=words_source, alphabet=alphabet,
-                                  engine=engine)
+    picture, puzzles = solve_file(image, words=words, words_source=words_source, words_image=words_image,
+                                  alphabet=alphabet, engine=engine)
     encoded = encode_image(annotate(picture, puzzles), output) if output is not None else None
     docs = [p.to_json() for p in puzzles]
     payload = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False) + "\n"
