@@ -2,15 +2,20 @@
 synthetic pages and on the third-party corpus."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
 from conftest import corpus_items
 from scanner import synth
+from scanner.cli import main
 from scanner.detect import GridLocation, find_grids
 from scanner.load import load_image
-from scanner.wordlist import (WordList, clean_entry, correct_entries, edit_distance, grid_key, read_word_list)
+from scanner.wordlist import WordList, clean_entry, correct_entries, edit_distance, grid_key, read_word_list
 from solver.errors import NoWordsError
 
 GRID = [
@@ -179,3 +184,39 @@ def test_corpus_word_lists(corpus_dir):
     assert items
     assert recovered >= 0.90 * listed, (recovered, listed)
     assert spurious <= len(items), (spurious, len(items))
+
+
+def _space_page(tmp_path, layout: str) -> tuple[Path, dict]:
+    puzzle = synth.make_puzzle(np.random.default_rng(3), 12, 12, synth.THEMES["Space"][:12])
+    image, truth = synth.render_page(puzzle, cell_px=40, word_list_layout=layout, title="Space Word Search")
+    path = tmp_path / f"space-{layout}.png"
+    cv2.imwrite(str(path), image)
+    return path, truth
+
+
+def test_cli_reads_the_list_from_the_image(tmp_path, capsys):
+    """No --words: the list is read from the page; the JSON says so and every listed word is found."""
+    page, truth = _space_page(tmp_path, "below")
+    assert main(["solve", str(page), "--json", "-"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["word_list"]["source"] == "image" and len(doc["word_list"]["region"]) == 4
+    assert {grid_key(e["word"]) for e in doc["word_list"]["entries"]} == {grid_key(w) for w in truth["words"]}
+    assert all(w["found"] for w in doc["words"])
+
+
+def test_cli_words_image_and_missing_list(tmp_path, capsys):
+    """--words-image reads a separate picture of the list; with no list anywhere: one line, exit code 5."""
+    page, truth = _space_page(tmp_path, "none")
+    listing = Image.new("RGB", (480, 40 + 46 * len(truth["words"])), "white")
+    draw = ImageDraw.Draw(listing)
+    font = synth._font(synth.available_fonts()[0], 34)
+    for i, word in enumerate(truth["words"]):
+        draw.text((30, 20 + 46 * i), word, font=font, fill="black")
+    list_path = tmp_path / "list.png"
+    listing.save(list_path)
+    assert main(["solve", str(page), "--words-image", str(list_path), "--json", "-"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sum(w["found"] for w in doc["words"]) == len(truth["words"])
+    assert main(["solve", str(page)]) == 5
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"wordsearch: error: no word list found in {page}; give the words with --words or --words-file"]
