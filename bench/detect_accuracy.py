@@ -1,7 +1,9 @@
 """Grid detection accuracy and speed on the corpus word searches: rows x cols found vs truth, ms per image.
 
-Usage: .venv/bin/python bench/detect_accuracy.py [--corpus DIR] [--draw OUTDIR] [--repeat N]
-Prints one line per image and a summary. The time is the median of N runs of find_grid (load excluded).
+Usage: .venv/bin/python bench/detect_accuracy.py [--corpus DIR] [--draw OUTDIR] [--repeat N] [--synth N]
+Prints one line per image and a summary. The time is the median of N runs of find_grids (load excluded).
+With --synth N it runs N random cases of scanner.synth.random_case (seeds 0..N-1) instead, and also reports the
+worst corner error in cell pitches against the generator's exact corners.
 """
 from __future__ import annotations
 
@@ -48,13 +50,56 @@ def draw(image: np.ndarray, grids, path: Path) -> None:
     cv2.imwrite(str(path), out)
 
 
+def synth_main(n: int, draw_dir: Path | None, photo: bool | None) -> None:
+    from scanner.synth import random_case
+
+    ok, times, errs = 0, [], []
+    print(f"{'seed':>5s} {'found':>7s} {'truth':>7s} {'ok':>3s} {'corner err':>10s} {'ms':>6s}  case")
+    for seed in range(n):
+        image, truth = random_case(seed, photo=photo)
+        t0 = time.perf_counter()
+        grids = find_grids(image)
+        ms = 1000 * (time.perf_counter() - t0)
+        times.append(ms)
+        found = f"{grids[0].rows}x{grids[0].cols}" if grids else "none"
+        want = f"{truth['rows']}x{truth['cols']}"
+        good = found == want
+        err = float("nan")
+        if good:
+            true = np.asarray(truth["corners"], dtype=np.float64)
+            pitch = np.linalg.norm(true[1] - true[0]) / truth["cols"]
+            err = float(np.max(np.linalg.norm(grids[0].corners - true, axis=1)) / pitch)
+            errs.append(err)
+            good = err < 0.35
+        ok += good
+        c = truth["case"]
+        desc = ("lined" if c["page"]["lined"] else "gridless") + (" inverted" if c["page"]["inverted"] else "")
+        if "photo" in c:
+            ph = c["photo"]
+            desc += f" photo rot {ph['rotation']:.0f} persp {ph['perspective']:.2f} blur {ph['blur']:.1f}"
+        h, w = image.shape[:2]
+        print(f"{seed:5d} {found:>7s} {want:>7s} {'yes' if good else 'NO':>3s} {err:10.2f} {ms:6.0f}  "
+              f"{w}x{h} {desc}")
+        if draw_dir and not good:
+            draw_dir.mkdir(parents=True, exist_ok=True)
+            draw(image, grids, draw_dir / f"synth{seed:03d}.png")
+    print(f"\nshape right and corners within 0.35 pitch: {ok}/{n} ({100 * ok / max(1, n):.1f}%); corner error "
+          f"median {statistics.median(errs) if errs else float('nan'):.2f} pitch; "
+          f"detect ms median {statistics.median(times):.0f}, max {max(times):.0f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     ap.add_argument("--draw", type=Path, default=None)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default=None, help="substring of the image path")
+    ap.add_argument("--synth", type=int, default=0, help="run this many random synthetic cases instead")
+    ap.add_argument("--photo", choices=["yes", "no", "mixed"], default="mixed")
     args = ap.parse_args()
+    if args.synth:
+        synth_main(args.synth, args.draw, {"yes": True, "no": False, "mixed": None}[args.photo])
+        return
     items = [(p, t) for p, t in corpus_items(args.corpus) if not args.only or args.only in str(p)]
     ok, times = 0, []
     print(f"{'image':60s} {'found':>7s} {'truth':>7s} {'ok':>3s} {'ms':>6s}")

@@ -24,6 +24,10 @@ from solver.errors import NoGridError
 
 WORK_SIDE = 1400
 """Long side (px) of the copy detection works on; corners are mapped back to the input's pixels."""
+SMALL_SIDE = 800
+"""Images with a shorter long side are enlarged 2x for detection."""
+MAX_BLOBS = 4000
+"""Most blobs considered (a fine texture can make tens of thousands)."""
 MIN_SIDE_CELLS = 4
 """Smallest accepted grid: this many rows and columns."""
 NODE_TOL = 0.33
@@ -49,6 +53,7 @@ class _Blobs:
     w: np.ndarray
     h: np.ndarray
     area: np.ndarray
+    slender: np.ndarray  # bool: stroke-like (I, l, broken ruled-line pieces), by second moments
 
     def __len__(self) -> int:
         return len(self.x)
@@ -67,6 +72,7 @@ class _Lattice:
     nodes: int  # lattice nodes inside the rectangle holding a letter blob
     resid: float  # RMS distance (pitches) of those blobs from their nodes
     width_frac: float  # median letter width / column pitch
+    blob_ids: np.ndarray  # indices of those blobs
     inverted: bool = False
 
     @property
@@ -90,15 +96,28 @@ class _Lattice:
 def find_grids(image: np.ndarray) -> list[GridLocation]:
     """Every letter grid on the page (BGR or grey image), largest first; [] when there is none."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    scale = min(1.0, WORK_SIDE / max(gray.shape[:2]))
-    work = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    long_side = max(gray.shape[:2])
+    if long_side > WORK_SIDE:
+        scale = WORK_SIDE / long_side
+        work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    elif long_side < SMALL_SIDE:  # small screenshots: tiny letters survive thresholding better enlarged
+        scale = 2.0
+        work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    else:
+        scale, work = 1.0, gray
     lattices: list[_Lattice] = []
     for inverted in _polarities(work):
+        src = 255 - work if inverted else work
         for denoise in (False, True):
-            blobs = _letter_blobs(_ink_mask(255 - work if inverted else work, denoise))
-            for lat in _lattices(blobs):
+            mask = _ink_mask(src, denoise)
+            found = _lattices(_letter_blobs(mask))
+            if found:
+                found += _lattices(_blobs_without_lines(mask, found[0]))
+            for lat in found:
                 lat.inverted = inverted
-                lattices.append(lat)
+            lattices += found
+            if found and max(lat.fill for lat in found) >= 0.97:
+                break  # a clean, full grid: the denoised pass would only find it again
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         quads = [cv2.convexHull(c.corners().astype(np.float32)) for c in chosen]
@@ -151,9 +170,9 @@ def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np
 # --- binarisation and blobs -------------------------------------------------------------------------------------
 
 def _polarities(gray: np.ndarray) -> list[bool]:
-    """Ink polarities worth trying: dark-on-light always, light-on-dark when much of the image is dark."""
-    dark = np.count_nonzero(gray < 110) / gray.size
-    return [False, True] if dark > 0.2 else [False]
+    """Ink polarities worth trying: dark-on-light always, light-on-dark when part of the image is dark."""
+    dark = np.count_nonzero(gray < 0.5 * float(np.median(gray))) / gray.size
+    return [False, True] if dark > 0.03 else [False]
 
 
 def _ink_mask(gray: np.ndarray, denoise: bool) -> np.ndarray:
@@ -168,18 +187,57 @@ def _ink_mask(gray: np.ndarray, denoise: bool) -> np.ndarray:
     ratio = smooth.astype(np.float32) / np.maximum(bg.astype(np.float32), 1.0)
     norm = np.clip(ratio * 255.0, 0, 255).astype(np.uint8)
     t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    t = float(np.clip(t, 0.55 * 255, 0.88 * 255))
+    # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters 20%
+    # darker than their surroundings are ink anyway.
+    t = max(float(np.clip(t, 0.55 * 255, 0.88 * 255)), 0.8 * 255)
     return ((norm < t) * 255).astype(np.uint8)
 
 
 def _letter_blobs(mask: np.ndarray) -> _Blobs:
     """Connected components that could be letters (or two touching letters)."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     x, y, w, h, area = (stats[1:, i].astype(np.float64) for i in range(5))
     side = min(mask.shape)
-    keep = ((h >= 6) & (area >= 12) & (h <= side / 4) & (w <= side / 4)
-            & (w <= 3.0 * h) & (h <= 12.0 * w) & (area >= 0.06 * w * h))
-    return _Blobs(x=(x + w / 2)[keep], y=(y + h / 2)[keep], w=w[keep], h=h[keep], area=area[keep])
+    keep = np.flatnonzero((h >= 6) & (area >= 12) & (h <= side / 4) & (w <= side / 4)
+                          & (w <= 3.0 * h) & (h <= 12.0 * w) & (area >= 0.06 * w * h))
+    if len(keep) > MAX_BLOBS:  # a texture, not a page of text: keep the most common sizes
+        keep = keep[np.argsort(np.abs(np.log(h[keep] / np.median(h[keep]))))[:MAX_BLOBS]]
+    elongation = np.empty(len(keep))
+    for k, c in enumerate(keep):
+        x0, y0, ww, hh = stats[c + 1, :4]
+        m = cv2.moments((labels[y0:y0 + hh, x0:x0 + ww] == c + 1).astype(np.uint8), binaryImage=True)
+        sxx, syy, sxy = m["mu20"] / m["m00"] + 1 / 12, m["mu02"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"]
+        half, root = (sxx + syy) / 2, np.hypot((sxx - syy) / 2, sxy)
+        elongation[k] = np.sqrt((half + root) / max(half - root, 1e-6))
+    return _Blobs(x=(x + w / 2)[keep], y=(y + h / 2)[keep], w=w[keep], h=h[keep], area=area[keep],
+                  slender=elongation > 4.5)
+
+
+def _blobs_without_lines(mask: np.ndarray, lat: _Lattice) -> _Blobs:
+    """Letter blobs once ruled lines and frames are erased: letters touching them would otherwise be lost.
+
+    The mask is deskewed to the lattice's orientation, runs longer than 1.6 pitches along either axis are
+    removed, and blob centres are mapped back to the mask's frame. Empty when there are no such lines.
+    """
+    cm, rm = (lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2
+    o, ex, ey = _apply(lat.H, np.array([[cm, rm], [cm + 1, rm], [cm, rm + 1]]))
+    px, py = np.linalg.norm(ex - o), np.linalg.norm(ey - o)
+    angle = np.degrees(np.arctan2(ex[1] - o[1], ex[0] - o[0]))
+    h, w = mask.shape
+    A = cv2.getRotationMatrix2D((float(o[0]), float(o[1])), float(angle), 1.0)
+    box = cv2.transform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], dtype=np.float64), A)[0]
+    A[:, 2] -= box.min(0)
+    size = np.ceil(box.max(0) - box.min(0)).astype(int)
+    rot = cv2.warpAffine(mask, A, (int(size[0]), int(size[1])), flags=cv2.INTER_NEAREST)
+    lines = cv2.morphologyEx(rot, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (round(1.6 * px), 1)))
+    lines |= cv2.morphologyEx(rot, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, round(1.6 * py))))
+    if np.count_nonzero(lines) < 4 * (px + py):
+        return _Blobs(*(np.empty(0),) * 5, slender=np.empty(0, dtype=bool))
+    clean = rot & ~cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    b = _letter_blobs(clean)
+    back = cv2.transform(np.c_[b.x, b.y][None], cv2.invertAffineTransform(A))[0]
+    b.x, b.y = back[:, 0], back[:, 1]
+    return b
 
 
 # --- lattice search ---------------------------------------------------------------------------------------------
@@ -233,7 +291,7 @@ def _lattices(b: _Blobs) -> list[_Lattice]:
         return []
     i, j = _neighbours(b)
     vx, vy = b.x[j] - b.x[i], b.y[j] - b.y[i]
-    similar = np.abs(np.log(b.h[i] / b.h[j])) < np.log(1.5)
+    similar = (np.abs(np.log(b.h[i] / b.h[j])) < np.log(1.5)) & ~b.slender[i] & ~b.slender[j]
     i, j, vx, vy = i[similar], j[similar], vx[similar], vy[similar]
     if len(i) < 8:
         return []
@@ -256,16 +314,18 @@ def _lattices(b: _Blobs) -> list[_Lattice]:
     px_cands = _peaks(np.abs(ax[along_x]), lo, hi, 3)
     py_cands = _peaks(np.abs(ay[along_y]), lo, hi, 3)
     out: list[_Lattice] = []
+    claimed = np.zeros(len(b), dtype=bool)  # blobs already explained by a fitted lattice
     for px in px_cands:
         for py in py_cands:
             if not 0.4 < px / py < 2.5:
                 continue
-            out.extend(_lattices_for_pitch(b, i, j, ax, ay, px, py))
+            out.extend(_lattices_for_pitch(b, i, j, ax, ay, px, py, claimed))
     out.sort(key=lambda g: g.nodes, reverse=True)
     return out
 
 
-def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float) -> list[_Lattice]:
+def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float, claimed: np.ndarray) -> list[_Lattice]:
+    """Link blobs one pitch apart, give each linked cluster lattice indices and fit it (new clusters only)."""
     tol = 0.22
     hor = (np.abs(np.abs(ax) - px) < tol * px) & (np.abs(ay) < tol * py)
     ver = (np.abs(np.abs(ay) - py) < tol * py) & (np.abs(ax) < tol * px)
@@ -296,11 +356,12 @@ def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float) -> list[_
                     idx[c] = idx[a] + (dc, dr)
                     members.append(c)
                     stack.append(c)
-        if len(members) < 12:
-            continue
         m = np.array(members)
+        if len(m) < 12 or claimed[m].mean() > 0.5:
+            continue
         lat = _fit_lattice(b, m, idx[m].astype(np.float64))
         if lat is not None:
+            claimed[lat.blob_ids] = True
             out.append(lat)
     return out
 
@@ -314,68 +375,96 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     keep = inl.ravel().astype(bool)
     letter_h = float(np.median(b.h[members][keep]))
     ij = ij[keep]
-    c0, r0 = ij.min(0).astype(int)
-    c1, r1 = ij.max(0).astype(int)
+    lo = [int(ij[:, 0].min()), int(ij[:, 1].min())]  # [c0, r0]
+    hi = [int(ij[:, 0].max()), int(ij[:, 1].max())]  # [c1, r1]
     size_ok = (b.h > 0.6 * letter_h) & (b.h < 1.6 * letter_h)
     # Only solid, letter-sized blobs count against a row/column: not I's or broken ruled-line fragments.
     letter_area = float(np.median(b.area[members][keep]))
-    solid = size_ok & (b.area > 0.35 * letter_area) & (np.minimum(b.w, b.h) > 0.25 * letter_h)
+    solid = size_ok & ~b.slender & (b.area > 0.15 * letter_area)
     allpts = np.c_[b.x, b.y]
-    for it in range(60):
+    for _ in range(60):
         try:
             uv = _apply(np.linalg.inv(H), allpts)
         except np.linalg.LinAlgError:
             return None
         rnd = np.round(uv)
         on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
+        centre = np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2]])
+        o, ex, ey = _apply(H, np.r_[centre, centre + [1, 0], centre + [0, 1]])
+        extent = np.c_[b.w / np.linalg.norm(ex - o), b.h / np.linalg.norm(ey - o)]  # blob size in pitches
+
+        def quality(axis: int, k: int) -> int:
+            """2: row/column k (axis 1/0) is grid-like; 1: tolerable inside a grid; 0: not part of it."""
+            other = uv[:, 1 - axis]
+            inside = (size_ok & (np.abs(uv[:, axis] - k) < 0.5)
+                      & (other > lo[1 - axis] - 0.5) & (other < hi[1 - axis] + 0.5))
+            hits = inside & on
+            span = hi[1 - axis] - lo[1 - axis] + 1
+            nodes = len(np.unique(rnd[hits, 1 - axis]))
+            if nodes < 0.3 * span:
+                return 0
+            off = np.count_nonzero(inside & ~on & solid)
+            ratio = float(np.median(b.h[hits])) / letter_h
+            # Words in a line of text nearly touch; grid letters are a pitch apart.
+            sel = np.flatnonzero(inside & ~b.slender)
+            sel = sel[np.argsort(other[sel])]
+            step = np.diff(other[sel])
+            gaps = step - (extent[sel[1:], 1 - axis] + extent[sel[:-1], 1 - axis]) / 2
+            text = np.count_nonzero((gaps < 0.12) & (step > 0.3)) >= max(2, 0.25 * len(sel))  # not pieces of one letter
+            if text or off > 0.5 * nodes + 1 or not 0.7 < ratio < 1.4:
+                return 0
+            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.78 < ratio < 1.28 else 1
+
         changed = False
         for axis in (0, 1):
-            lo, hi = (c0, c1) if axis == 0 else (r0, r1)
-            olo, ohi = (r0, r1) if axis == 0 else (c0, c1)
-            other = uv[:, 1 - axis]
-            band = size_ok & (other > olo - 0.5) & (other < ohi + 0.5)
-            span = ohi - olo + 1
-
-            def good(k: int) -> bool:
-                inside = band & (np.abs(uv[:, axis] - k) < 0.5)
-                hits = inside & on
-                nodes = len(np.unique(rnd[hits, 1 - axis]))
-                off = np.count_nonzero(inside & ~on & solid)
-                return nodes >= 0.5 * span and off <= 0.25 * nodes + 1
-
-            if good(hi + 1):
-                hi += 1
+            if quality(axis, hi[axis] + 1) == 2:
+                hi[axis] += 1
                 changed = True
-            elif hi - lo + 1 > MIN_SIDE_CELLS and not good(hi):
-                hi -= 1
+            elif hi[axis] - lo[axis] + 1 > MIN_SIDE_CELLS and quality(axis, hi[axis]) < 2:
+                hi[axis] -= 1
                 changed = True
-            if good(lo - 1):
-                lo -= 1
+            if quality(axis, lo[axis] - 1) == 2:
+                lo[axis] -= 1
                 changed = True
-            elif hi - lo + 1 > MIN_SIDE_CELLS and not good(lo):
-                lo += 1
+            elif hi[axis] - lo[axis] + 1 > MIN_SIDE_CELLS and quality(axis, lo[axis]) < 2:
+                lo[axis] += 1
                 changed = True
-            if axis == 0:
-                c0, c1 = lo, hi
-            else:
-                r0, r1 = lo, hi
-        inside = on & (rnd[:, 0] >= c0) & (rnd[:, 0] <= c1) & (rnd[:, 1] >= r0) & (rnd[:, 1] <= r1)
+        if not changed:
+            # A bad row/column inside (a title row glued on by another one) splits the lattice: keep the
+            # part with the most letters.
+            for axis in (0, 1):
+                ks = np.arange(lo[axis], hi[axis] + 1)
+                bad = np.array([quality(axis, int(k)) == 0 for k in ks])
+                if bad.all():
+                    return None
+                if bad.any():
+                    counts = np.bincount((rnd[on, axis] - lo[axis]).astype(int).clip(0, len(ks) - 1)
+                                         [(rnd[on, axis] >= lo[axis]) & (rnd[on, axis] <= hi[axis])],
+                                         minlength=len(ks))
+                    seg = np.cumsum(bad)
+                    best = max(set(seg[~bad]), key=lambda g: counts[(seg == g) & ~bad].sum())
+                    run = ks[(seg == best) & ~bad]
+                    lo[axis], hi[axis] = int(run[0]), int(run[-1])
+                    changed = True
+        inside = on & (rnd[:, 0] >= lo[0]) & (rnd[:, 0] <= hi[0]) & (rnd[:, 1] >= lo[1]) & (rnd[:, 1] <= hi[1])
         if inside.sum() >= 8:
             Hn, _ = cv2.findHomography(rnd[inside], allpts[inside], 0)
             if Hn is not None:
                 H = Hn
-        if not changed and it > 0:
+        if not changed:
             break
     uv = _apply(np.linalg.inv(H), allpts)
     rnd = np.round(uv)
     on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
-    inside = on & (rnd[:, 0] >= c0) & (rnd[:, 0] <= c1) & (rnd[:, 1] >= r0) & (rnd[:, 1] <= r1)
+    inside = on & (rnd[:, 0] >= lo[0]) & (rnd[:, 0] <= hi[0]) & (rnd[:, 1] >= lo[1]) & (rnd[:, 1] <= hi[1])
+    if not inside.any():
+        return None
     nodes = len({(int(u), int(v)) for u, v in rnd[inside]})
-    resid = float(np.sqrt(np.mean((uv[inside] - rnd[inside]) ** 2))) if inside.any() else 1.0
-    mid = _apply(H, np.array([[(c0 + c1) / 2, (r0 + r1) / 2], [(c0 + c1) / 2 + 1, (r0 + r1) / 2]]))
-    width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6) if inside.any() else 1.0
-    lat = _Lattice(H=H, c0=int(c0), c1=int(c1), r0=int(r0), r1=int(r1), letter_h=letter_h, nodes=nodes,
-                   resid=resid, width_frac=width_frac)
+    resid = float(np.sqrt(np.mean((uv[inside] - rnd[inside]) ** 2)))
+    mid = _apply(H, np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], [(lo[0] + hi[0]) / 2 + 1, (lo[1] + hi[1]) / 2]]))
+    width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6)
+    lat = _Lattice(H=H, c0=lo[0], c1=hi[0], r0=lo[1], r1=hi[1], letter_h=letter_h, nodes=nodes,
+                   resid=resid, width_frac=width_frac, blob_ids=np.flatnonzero(inside))
     if lat.rows < MIN_SIDE_CELLS or lat.cols < MIN_SIDE_CELLS or lat.fill < 0.6:
         return None
     return lat
