@@ -25,7 +25,7 @@ from solver.errors import NoGridError
 WORK_SIDE = 1400
 """Long side (px) of the copy detection works on; corners are mapped back to the input's pixels."""
 SMALL_SIDE = 800
-"""Images with a shorter long side are enlarged 2x for detection."""
+"""Images with a shorter long side are enlarged (up to 3x) for detection."""
 MAX_BLOBS = 4000
 """Most blobs considered (a fine texture can make tens of thousands)."""
 MIN_SIDE_CELLS = 4
@@ -100,8 +100,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     if long_side > WORK_SIDE:
         scale = WORK_SIDE / long_side
         work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    elif long_side < SMALL_SIDE:  # small screenshots: tiny letters survive thresholding better enlarged
-        scale = 2.0
+    elif long_side < SMALL_SIDE:  # small images: tiny letters survive thresholding better enlarged
+        scale = min(3.0, SMALL_SIDE * 1.5 / long_side)
         work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     else:
         scale, work = 1.0, gray
@@ -171,7 +171,7 @@ def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np
 
 def _polarities(gray: np.ndarray) -> list[bool]:
     """Ink polarities worth trying: dark-on-light always, light-on-dark when part of the image is dark."""
-    dark = np.count_nonzero(gray < 0.5 * float(np.median(gray))) / gray.size
+    dark = np.count_nonzero(gray < 0.45 * float(np.percentile(gray, 95))) / gray.size
     return [False, True] if dark > 0.03 else [False]
 
 
@@ -198,7 +198,7 @@ def _letter_blobs(mask: np.ndarray) -> _Blobs:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     x, y, w, h, area = (stats[1:, i].astype(np.float64) for i in range(5))
     side = min(mask.shape)
-    keep = np.flatnonzero((h >= 6) & (area >= 12) & (h <= side / 4) & (w <= side / 4)
+    keep = np.flatnonzero((h >= 5) & (area >= 10) & (h <= side / 4) & (w <= side / 4)
                           & (w <= 3.0 * h) & (h <= 12.0 * w) & (area >= 0.06 * w * h))
     if len(keep) > MAX_BLOBS:  # a texture, not a page of text: keep the most common sizes
         keep = keep[np.argsort(np.abs(np.log(h[keep] / np.median(h[keep]))))[:MAX_BLOBS]]
