@@ -11,6 +11,7 @@ Prints one line per run and the median table; the target (issue 5) is >= 60 page
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -23,7 +24,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scanner import synth  # noqa: E402
-from scanner.batch import run_batch  # noqa: E402
+from scanner.batch import Options, PageTask, run_batch, run_page  # noqa: E402
 
 TARGET = 60.0
 
@@ -59,6 +60,14 @@ def main() -> None:
         words = None
         if args.words == "given":  # one list for every page: the union (words absent from a page are not found)
             words = sorted({w for ws in word_lists for w in ws})
+        cpu = []  # CPU seconds per page, in this process: what the machine's load cannot inflate
+        for k in range(1, args.pages + 1):
+            t0 = time.process_time()
+            run_page(PageTask(str(doc), k, f"cpu-p{k}"), Options(tuple(words) if words else None))
+            cpu.append(time.process_time() - t0)
+        per_page = statistics.median(cpu)
+        print(f"CPU per page (render + solve + annotate + encode, one process): median {per_page:.2f} s "
+              f"-> {60 / per_page:.0f} pages/min per free core; load average now {os.getloadavg()[0]:.1f}")
         table = []
         for workers in (1, 2):
             rates = []
@@ -71,6 +80,9 @@ def main() -> None:
                 listed = sum(int(r["words_listed"] or 0) for r in report.rows)
                 print(f"workers={workers} run={run + 1}: {report.pages} pages in {seconds:.1f} s = {rate:.1f} "
                       f"pages/min ({report.ok} ok, {report.failed} failed; words {found}/{listed})")
+                for row in report.rows:
+                    if row["status"] == "failed":
+                        print(f"  failed: {row['error']}")
                 rates.append(rate)
             table.append((workers, statistics.median(rates)))
 

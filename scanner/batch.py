@@ -162,7 +162,6 @@ def expand_inputs(inputs: Iterable[str | Path], outdir: str | Path) -> list[Page
 def init_worker(threads: int = 1) -> None:
     """Process-pool initializer: leave Ctrl-C to the parent, size thread pools, create the OCR engine once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     cv2.setNumThreads(threads)
     try:
         get_engine()
@@ -201,10 +200,12 @@ def run_page(task: PageTask, options: Options) -> PageOutcome:
     start = time.perf_counter()
     try:
         image = load_image(task.input) if task.page is None else pdf.render_page(task.input, task.page)
+        load_ms = round((time.perf_counter() - start) * 1000, 1)
         words = list(options.words) if options.words is not None else None
         puzzles = solve_image(image, source=task.source, words=words, words_source=options.words_source)
         outcome = PageOutcome(task, [])
         for k, puzzle in enumerate(puzzles, 1):
+            puzzle.timings_ms["load"] = load_ms
             stem = f"{task.name}-{k}"
             annotated = annotate(image, [puzzle])
             outcome.images[f"{stem}.{options.fmt}"] = _encode(annotated, f"{stem}.{options.fmt}")
@@ -330,8 +331,13 @@ def _dask(tasks: list[PageTask], options: Options, address: str) -> Iterator[Pag
     futures = []
     try:
         futures = [client.submit(run_page, task, options, pure=False) for task in tasks]
+        task_of = dict(zip(futures, tasks))
         for fut in as_completed(futures):
-            yield fut.result()
+            try:
+                yield fut.result()
+            except Exception as exc:  # the worker died (KilledWorker) or cannot import the package
+                task = task_of[fut]
+                yield failed_outcome(task, f"Dask worker failed on {task.source}: {type(exc).__name__}: {exc}", 1)
     finally:
         client.cancel(futures)
         client.close()

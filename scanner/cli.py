@@ -166,8 +166,12 @@ def batch_command(inputs: tuple[Path, ...], outdir: Path, words_text: str | None
         words, words_source = None, "image"
     if words == []:
         raise NoWordsError(f"nothing to search for: {words_file or '--words'} holds no words")
-    report = run_batch(inputs, outdir, words=words, words_source=words_source, fmt=fmt, workers=workers,
-                       force=force, dask_address=dask_address, progress=sys.stderr.isatty())
+    try:
+        report = run_batch(inputs, outdir, words=words, words_source=words_source, fmt=fmt, workers=workers,
+                           force=force, dask_address=dask_address, progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        click.echo(f"finished pages are kept in {outdir}; run the same command again to do the rest", err=True)
+        raise
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:

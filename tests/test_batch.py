@@ -136,16 +136,25 @@ def test_batch_folder_and_pdf_with_bad_files_then_skip_then_force(inputs, tmp_pa
                                                  "empty.jpg", "notes.jpg", "readme.txt"])  # inputs untouched
 
 
-def test_batch_all_good_exits_0_with_pdf_format(inputs, tmp_path, capsys):
+def test_batch_all_good_exits_0_with_pdf_format_and_two_puzzles_on_a_sheet(inputs, tmp_path, capsys):
+    """A two-up sheet (10x10 and 11x11 puzzles) gives one row and one output pair per puzzle, largest first,
+    and one answer-key page."""
     folder, _ = inputs
+    sheet, _ = synth.compose_pages([make_page(7), synth.render_page(
+        synth.make_puzzle(np.random.default_rng(8), 11, 11, WORDS), cell_px=36)])
+    cv2.imwrite(str(tmp_path / "sheet.png"), sheet)
     out = tmp_path / "out"
-    assert run([str(folder / "alpha.png"), str(folder / "stack.pdf"), "-o", str(out), "--words", ",".join(WORDS),
-                "--workers", "1", "--format", "pdf"]) == 0
-    assert "3 pages: 3 solved, 0 skipped" in capsys.readouterr().out
-    for name in ("alpha-1.pdf", "stack-p1-1.pdf", "stack-p2-1.pdf"):
+    assert run([str(folder / "alpha.png"), str(folder / "stack.pdf"), str(tmp_path / "sheet.png"), "-o", str(out),
+                "--words", ",".join(WORDS), "--workers", "1", "--format", "pdf"]) == 0
+    assert "4 pages: 4 solved, 0 skipped" in capsys.readouterr().out
+    for name in ("alpha-1.pdf", "stack-p1-1.pdf", "stack-p2-1.pdf", "sheet-1.pdf", "sheet-2.pdf"):
         assert pdf.page_count(out / name) == 1
         assert pdf.render_page(out / name, 1, dpi=50).shape[2] == 3
-    assert [r["status"] for r in read_summary(out)] == ["ok"] * 3
+    rows = read_summary(out)
+    assert [r["status"] for r in rows] == ["ok"] * 5
+    assert [(r["puzzle"], r["rows"], r["output"]) for r in rows[3:]] == [("1", "11", "sheet-1.pdf"),
+                                                                          ("2", "10", "sheet-2.pdf")]
+    assert pdf.page_count(out / "answer-keys.pdf") == 4
 
 
 def test_batch_on_dask_local_cluster(inputs, tmp_path, capsys):
