@@ -229,12 +229,19 @@ def _blobs_without_lines(mask: np.ndarray, lat: _Lattice) -> _Blobs:
     A[:, 2] -= box.min(0)
     size = np.ceil(box.max(0) - box.min(0)).astype(int)
     rot = cv2.warpAffine(mask, A, (int(size[0]), int(size[1])), flags=cv2.INTER_NEAREST)
-    lines = cv2.morphologyEx(rot, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (round(1.6 * px), 1)))
-    lines |= cv2.morphologyEx(rot, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, round(1.6 * py))))
-    if np.count_nonzero(lines) < 4 * (px + py):
+    # Thickening across the line first keeps slightly bent (perspective) or broken lines continuous.
+    gap = max(3, round(0.12 * min(px, py))) | 1
+    rect = cv2.getStructuringElement
+    lines = cv2.morphologyEx(cv2.dilate(rot, rect(cv2.MORPH_RECT, (gap, 5))), cv2.MORPH_OPEN,
+                             rect(cv2.MORPH_RECT, (round(1.6 * px), 1)))
+    lines |= cv2.morphologyEx(cv2.dilate(rot, rect(cv2.MORPH_RECT, (5, gap))), cv2.MORPH_OPEN,
+                              rect(cv2.MORPH_RECT, (1, round(1.6 * py))))
+    if np.count_nonzero(lines) < 8 * (px + py):
         return _Blobs(*(np.empty(0),) * 5, slender=np.empty(0, dtype=bool))
-    clean = rot & ~cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    clean = rot & ~lines
     b = _letter_blobs(clean)
+    if not len(b):
+        return b
     back = cv2.transform(np.c_[b.x, b.y][None], cv2.invertAffineTransform(A))[0]
     b.x, b.y = back[:, 0], back[:, 1]
     return b
@@ -377,21 +384,29 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     ij = ij[keep]
     lo = [int(ij[:, 0].min()), int(ij[:, 1].min())]  # [c0, r0]
     hi = [int(ij[:, 0].max()), int(ij[:, 1].max())]  # [c1, r1]
-    size_ok = (b.h > 0.6 * letter_h) & (b.h < 1.6 * letter_h)
-    # Only solid, letter-sized blobs count against a row/column: not I's or broken ruled-line fragments.
-    letter_area = float(np.median(b.area[members][keep]))
-    solid = size_ok & ~b.slender & (b.area > 0.15 * letter_area)
     allpts = np.c_[b.x, b.y]
+    letter = None  # median letter height and area in pitches, fixed from the linked cluster
     for _ in range(60):
         try:
             uv = _apply(np.linalg.inv(H), allpts)
         except np.linalg.LinAlgError:
             return None
         rnd = np.round(uv)
+        # Blob sizes in local pitches, so letters shrinking with perspective still match.
+        o = _apply(H, uv)
+        px = np.linalg.norm(_apply(H, uv + [1, 0]) - o, axis=1)
+        py = np.linalg.norm(_apply(H, uv + [0, 1]) - o, axis=1)
+        extent = np.c_[b.w / px, b.h / py]
+        area = b.area / (px * py)
+        if letter is None:
+            letter = float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]]))
+        hrel = extent[:, 1] / letter[0]
+        size_ok = (hrel > 0.6) & (hrel < 1.6)
         on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
-        centre = np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2]])
-        o, ex, ey = _apply(H, np.r_[centre, centre + [1, 0], centre + [0, 1]])
-        extent = np.c_[b.w / np.linalg.norm(ex - o), b.h / np.linalg.norm(ey - o)]  # blob size in pitches
+        # Only solid, letter-sized blobs count against a row/column: not I's, nor pieces of broken ruled lines
+        # (thin, or small and on a cell boundary).
+        boundary = (np.abs(uv - rnd) > 0.35).any(1) & (area < 0.4 * letter[1])
+        solid = size_ok & ~b.slender & (area > 0.15 * letter[1]) & ~boundary
 
         def quality(axis: int, k: int) -> int:
             """2: row/column k (axis 1/0) is grid-like; 1: tolerable inside a grid; 0: not part of it."""
@@ -404,9 +419,9 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             if nodes < 0.3 * span:
                 return 0
             off = np.count_nonzero(inside & ~on & solid)
-            ratio = float(np.median(b.h[hits])) / letter_h
+            ratio = float(np.median(hrel[hits]))
             # Words in a line of text nearly touch; grid letters are a pitch apart.
-            sel = np.flatnonzero(inside & ~b.slender)
+            sel = np.flatnonzero(inside & solid)
             sel = sel[np.argsort(other[sel])]
             step = np.diff(other[sel])
             gaps = step - (extent[sel[1:], 1 - axis] + extent[sel[:-1], 1 - axis]) / 2
@@ -455,7 +470,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             break
     uv = _apply(np.linalg.inv(H), allpts)
     rnd = np.round(uv)
-    on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
+    on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)  # size_ok from the last refit: close enough
     inside = on & (rnd[:, 0] >= lo[0]) & (rnd[:, 0] <= hi[0]) & (rnd[:, 1] >= lo[1]) & (rnd[:, 1] <= hi[1])
     if not inside.any():
         return None
