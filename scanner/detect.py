@@ -411,8 +411,8 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         def quality(axis: int, k: int) -> int:
             """2: row/column k (axis 1/0) is grid-like; 1: tolerable inside a grid; 0: not part of it."""
             other = uv[:, 1 - axis]
-            inside = (size_ok & (np.abs(uv[:, axis] - k) < 0.5)
-                      & (other > lo[1 - axis] - 0.5) & (other < hi[1 - axis] + 0.5))
+            band = (np.abs(uv[:, axis] - k) < 0.5) & (other > lo[1 - axis] - 0.5) & (other < hi[1 - axis] + 0.5)
+            inside = band & size_ok
             hits = inside & on
             span = hi[1 - axis] - lo[1 - axis] + 1
             nodes = len(np.unique(rnd[hits, 1 - axis]))
@@ -420,15 +420,15 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
                 return 0
             off = np.count_nonzero(inside & ~on & solid)
             ratio = float(np.median(hrel[hits]))
-            # Words in a line of text nearly touch; grid letters are a pitch apart.
-            sel = np.flatnonzero(inside & solid)
+            # Words in a line of text nearly touch (lower-case letters too); grid letters are a pitch apart.
+            sel = np.flatnonzero(band & ~b.slender & (hrel > 0.3) & ~boundary)
             sel = sel[np.argsort(other[sel])]
             step = np.diff(other[sel])
             gaps = step - (extent[sel[1:], 1 - axis] + extent[sel[:-1], 1 - axis]) / 2
             text = np.count_nonzero((gaps < 0.12) & (step > 0.3)) >= max(2, 0.25 * len(sel))  # not pieces of one letter
             if text or off > 0.5 * nodes + 1 or not 0.7 < ratio < 1.4:
                 return 0
-            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.78 < ratio < 1.28 else 1
+            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 < ratio < 1.18 else 1
 
         changed = False
         for axis in (0, 1):
