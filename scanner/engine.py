@@ -160,6 +160,7 @@ class TesserocrEngine(Engine):
         self._api.SetVariable("classify_enable_learning", "0")
         self._api.SetVariable("classify_enable_adaptive_matcher", "0")
         self._api.SetVariable("save_blob_choices", "1")  # keeps the alternatives for GetChoiceIterator
+        self._api.SetVariable("chop_enable", "0")  # never split a blob into several letters: 2x faster
         self._lock = threading.Lock()
 
     def _set(self, gray: np.ndarray, psm: int, whitelist: str | None) -> None:

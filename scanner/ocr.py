@@ -22,9 +22,11 @@ SLOT_W = 2 * LETTER_PX  # a slot holds the widest letter (width capped at 1.6 x 
 GAP = 20  # white space between slots of the composite
 LINE_GAP = 28  # white space between its lines (room for tails and accents)
 INK_LEVEL = 0.5  # re-threshold a rescaled letter this far from its darkest pixel to the paper
+MIN_STROKE = 5  # px: narrower letters (a thin I) are thickened for Tesseract
 WINDOW = 0.25  # a cell's letter may reach this fraction of a pitch into its neighbours
 MAX_ALTERNATIVES = 3
 ALT_WINDOW = 30.0  # alternatives: choices within this many points (0..100) of the best
+BAR_CONF = 0.6  # confidence of an I recognised by its shape alone
 FALLBACK_CONF = 0.55  # a cell read in the composite below this (0..1) is re-read on its own
 
 
@@ -45,11 +47,24 @@ class GridReading:
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
 
 
+def is_inverted(gray: np.ndarray) -> bool:
+    """Light letters on a dark ground? Ink is always the minority of the two Otsu classes."""
+    threshold, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return bool(np.count_nonzero(gray <= threshold) > gray.size / 2)
+
+
 def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
-    """Divide out the paper's brightness (a max filter about a cell wide) so ink is dark on a flat 255."""
-    k = max(3, int(cell_px * 0.9)) | 1
-    paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), cell_px / 3)
+    """Divide out the paper's brightness so ink is dark on a flat 255.
+
+    The paper is the local maximum over about a cell, taken on a quarter-size median-filtered copy (so
+    noise peaks do not count, and it is fast), smoothed and scaled back.
+    """
+    small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    small = cv2.medianBlur(small, 3)
+    k = max(3, int(cell_px * 0.9 / 4)) | 1
+    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), max(1.0, cell_px / 12))
+    paper = cv2.resize(paper, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
     return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8)
 
 
@@ -66,8 +81,9 @@ def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
     return cv2.bitwise_and(ink, cv2.bitwise_not(lines))
 
 
-def letter_mask(ink: np.ndarray, cell: tuple[int, int, int, int]) -> np.ndarray | None:
-    """The letter of one cell as a boolean mask of ``ink`` (None when the cell holds no letter).
+def letter_mask(ink: np.ndarray, cell: tuple[int, int, int, int]) -> tuple[int, int, np.ndarray] | None:
+    """The letter of one cell: (top, left, boolean mask cropped to the letter) in ``ink`` coordinates, or
+    None when the cell holds no letter.
 
     ``cell`` is (x0, y0, x1, y1). The letter is the largest blob near the cell centre plus the pieces that
     belong to it (accents, the tail of a Q, strokes broken by thresholding); blobs centred outside the cell
@@ -107,32 +123,52 @@ def letter_mask(ink: np.ndarray, cell: tuple[int, int, int, int]) -> np.ndarray 
         x, y, w, h, area = stats[i]
         gap_x = max(0, max(x, mx) - min(x + w, mx + mw))
         gap_y = max(0, max(y, my) - min(y + h, my + mh))
-        if area >= 0.06 * marea and gap_x <= 0.08 * pitch and gap_y <= 0.25 * pitch:
+        if area >= 0.06 * marea and gap_x <= max(2.0, 0.08 * pitch) and gap_y <= 0.25 * pitch:
             keep.append(i)
-    mask = np.zeros(ink.shape, bool)
-    mask[wy0:wy1, wx0:wx1] = np.isin(labels, keep)
-    return mask
+    boxes = stats[keep]
+    y0, x0 = boxes[:, 1].min(), boxes[:, 0].min()
+    y1, x1 = (boxes[:, 1] + boxes[:, 3]).max(), (boxes[:, 0] + boxes[:, 2]).max()
+    return int(wy0 + y0), int(wx0 + x0), np.isin(labels[y0:y1, x0:x1], keep)
 
 
-def letter_image(flat: np.ndarray, mask: np.ndarray, scale: float) -> np.ndarray:
-    """The masked letter cropped and scaled by ``scale`` (ink 0 on 255), re-thresholded at that size.
+def letter_image(flat: np.ndarray, top: int, left: int, mask: np.ndarray, scale: float) -> np.ndarray:
+    """The letter (``mask`` placed at top, left of ``flat``) scaled by ``scale``, ink 0 on 255,
+    re-thresholded at that size.
 
     Scaling the gray crop and thresholding afterwards keeps small letters smooth instead of blocky. The
     result is at most 1.5 x LETTER_PX high and 1.6 x LETTER_PX wide (a blob merged with junk is shrunk).
     """
-    ys, xs = np.nonzero(mask)
-    y0, y1, x0, x1 = max(0, ys.min() - 1), ys.max() + 2, max(0, xs.min() - 1), xs.max() + 2
-    near = cv2.dilate(mask[y0:y1, x0:x1].astype(np.uint8), np.ones((3, 3), np.uint8))
-    gray = np.where(near > 0, flat[y0:y1, x0:x1], 255).astype(np.uint8)
-    scale = min(scale, 1.5 * LETTER_PX / (y1 - y0), 1.6 * LETTER_PX / (x1 - x0))
+    h, w = mask.shape
+    near = cv2.dilate(np.pad(mask, 1).astype(np.uint8), np.ones((3, 3), np.uint8))
+    y0, x0 = top - 1, left - 1
+    gray = np.full(near.shape, 255, np.uint8)
+    sy0, sx0 = max(0, y0), max(0, x0)
+    sy1, sx1 = min(flat.shape[0], y0 + h + 2), min(flat.shape[1], x0 + w + 2)
+    gray[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = flat[sy0:sy1, sx0:sx1]
+    gray[near == 0] = 255
+    darkest = float(np.percentile(gray[1:-1, 1:-1][mask], 5))
+    scale = min(scale, 1.5 * LETTER_PX / h, 1.6 * LETTER_PX / w)
     size = (max(1, round(gray.shape[1] * scale)), max(1, round(gray.shape[0] * scale)))
     big = cv2.resize(gray, size, interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
-    darkest = float(np.percentile(big, 3))
-    out = np.where(big < darkest + INK_LEVEL * (255.0 - darkest), 0, 255).astype(np.uint8)
+    # Thresholding the scaled gray keeps small letters smooth. If that splits the letter into more pieces
+    # than it had (thin serif hairlines, e.g. a D into "I)"), a lighter threshold keeps the hairlines.
+    pieces = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)[0]
+    for level in (INK_LEVEL, 0.5 * (1 + INK_LEVEL)):
+        out = np.where(big < darkest + level * (255.0 - darkest), 0, 255).astype(np.uint8)
+        if cv2.connectedComponents(255 - out, connectivity=8)[0] <= pieces:
+            break
+    for width in (3, 5, 7):  # side-by-side pieces (a D broken into "I)") are one letter: bridge them
+        if cv2.connectedComponents(255 - out, connectivity=8)[0] <= 2:
+            break
+        out = cv2.erode(out, np.ones((1, width), np.uint8))
+        out = cv2.dilate(out, np.ones((1, width), np.uint8))
     ys, xs = np.nonzero(out == 0)
     if len(ys) == 0:
         return out
-    return out[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    out = out[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    if out.shape[1] < MIN_STROKE:  # Tesseract drops bars thinner than this (a thin I)
+        out = cv2.erode(cv2.copyMakeBorder(out, 0, 0, 2, 2, cv2.BORDER_CONSTANT, value=255), np.ones((1, 3), np.uint8))
+    return out
 
 
 def composite(letters: dict[tuple[int, int], tuple[np.ndarray, int]], rows: int, cols: int) -> np.ndarray:
@@ -165,24 +201,24 @@ def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int,
     All letters get the same scale (the median letter height becomes LETTER_PX), so Q's tail, a narrow I
     or an accent keep their proportions; offsets are measured from the row's median letter top.
     """
-    masks = {}
+    found = {}
     for r in range(rows):
         for c in range(cols):
-            mask = letter_mask(ink, (c * cell_px, r * cell_px, (c + 1) * cell_px, (r + 1) * cell_px))
-            if mask is not None:
-                masks[r, c] = mask
-    if not masks:
+            letter = letter_mask(ink, (c * cell_px, r * cell_px, (c + 1) * cell_px, (r + 1) * cell_px))
+            if letter is not None:
+                found[r, c] = letter
+    if not found:
         return {}
-    tops = {}
-    heights = []
-    for cell, mask in masks.items():
-        ys = np.nonzero(mask.any(axis=1))[0]
-        tops[cell] = ys[0]
-        heights.append(ys[-1] + 1 - ys[0])
-    scale = LETTER_PX / float(np.median(heights))
-    row_top = {r: np.median([t for (rr, _), t in tops.items() if rr == r]) for r in {r for r, _ in masks}}
-    return {cell: (letter_image(flat, mask, scale), int(round((tops[cell] - row_top[cell[0]]) * scale)))
-            for cell, mask in masks.items()}
+    scale = LETTER_PX / float(np.median([mask.shape[0] for _, _, mask in found.values()]))
+    row_top = {r: np.median([top for (rr, _), (top, _, _) in found.items() if rr == r]) for r, _ in found}
+    return {(r, c): (letter_image(flat, top, left, mask, scale), int(round((top - row_top[r]) * scale)))
+            for (r, c), (top, left, mask) in found.items()}
+
+
+def is_bar(image: np.ndarray) -> bool:
+    """Is this letter image (ink 0) a plain upright bar, i.e. a sans-serif I?"""
+    h, w = image.shape
+    return h >= 3 * w and np.count_nonzero(image == 0) >= 0.8 * h * w
 
 
 def _normalise(text: str) -> str:
@@ -221,6 +257,8 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
         raise ValueError(f"expected a gray image of {rows * cell_px}x{cols * cell_px}, got {rectified_gray.shape}")
     alphabet = _normalise(alphabet)
     engine = engine or get_engine()
+    if is_inverted(rectified_gray):
+        rectified_gray = 255 - rectified_gray
     flat = flatten(rectified_gray, cell_px)
     ink = ink_mask(flat, cell_px)
     letters = clean_letters(flat, ink, rows, cols, cell_px)
@@ -258,4 +296,9 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
             else:
                 alternatives[r][c] = {**alternatives[r][c], letter: round(conf, 3)}
             confidence[r, c] = max(conf, first_conf) * 0.7
+    if "I" in alphabet:  # Tesseract's classifier ranks a bare bar as "|" or "'", never "I"
+        for (r, c), (image, _) in letters.items():
+            if confidence[r, c] == 0.0 and is_bar(image):
+                grid[r][c], confidence[r, c] = "I", BAR_CONF
+                alternatives[r][c] = {a: 0.2 for a in "LJT" if a in alphabet}
     return GridReading(grid, confidence, alternatives)
