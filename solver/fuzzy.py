@@ -26,7 +26,7 @@ def find_fuzzy(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
         allowed = min(max_mismatches, (len(p) - 1) // 2)
         if allowed < 1:
             continue
-        wanted = np.array([ord(ch) for ch in p], dtype=grid.codes.dtype)
+        wanted = np.array([ord(ch) for ch in p], dtype=np.int64)
         for d in directions:
             dr, dc = DIRECTIONS[d]
             n = len(p) - 1

@@ -39,7 +39,7 @@ def fold_accents(text: str) -> str:
 def normalize_word(word: str, fold: bool = True) -> str:
     """The letters to look for: upper case, without spaces, hyphens and apostrophes (accents folded if asked)."""
     key = word.translate(_IGNORED_IN_WORDS).upper()
-    return fold_accents(key) if fold else key
+    return fold_accents(key) if fold and not key.isascii() else key
 
 
 def split_row(row: str) -> list[str]:
@@ -86,7 +86,7 @@ def parse_grid(text_or_rows: str | list[str] | list[list[str]], *, special: bool
 class Grid:
     """A rectangular grid as an array of cell codes plus the tile behind each multi-letter code."""
 
-    codes: np.ndarray  # (rows, cols) uint32
+    codes: np.ndarray  # (rows, cols) uint8 for ASCII grids, else uint32
     multi: dict[str, int]  # multi-letter tile -> its code
 
     @property
@@ -106,8 +106,10 @@ class Grid:
 
     @cached_property
     def has_accents(self) -> bool:
+        if self.codes.dtype == np.uint8:
+            return False
         letters = "".join(map(chr, np.unique(self.codes[self.codes < MULTI_BASE]))) + "".join(self.multi)
-        return not letters.isascii() and fold_accents(letters) != letters
+        return fold_accents(letters) != letters
 
     def patterns(self, key: str, limit: int = 64) -> list[str]:
         """Every way to spell ``key`` with this grid's tiles, as strings of cell codes (usually just ``key``)."""
@@ -126,12 +128,12 @@ class Grid:
 def make_grid(rows: str | list[str] | list[list[str]]) -> Grid:
     """Grid from text or rows; plain one-letter-per-character rows take a fast path (no per-cell objects)."""
     if isinstance(rows, list) and rows and all(isinstance(r, str) for r in rows):
-        joined = "".join(rows)
-        upper = joined.upper()
-        if joined.isalpha() and len(upper) == len(joined) and all(len(r) == len(rows[0]) for r in rows):
-            flat = np.frombuffer(upper.encode("utf-32-le"), dtype=np.uint32)
-            return Grid(flat.reshape(len(rows), -1).copy(), {})
+        joined = "".join(rows).upper()
+        if joined.isascii() and all(len(r) == len(rows[0]) for r in rows):
+            data = joined.encode("ascii")
+            if data.isalpha():
+                return Grid(np.frombuffer(data, dtype=np.uint8).reshape(len(rows), -1).copy(), {})
     tiles = parse_grid(rows)
     multi = {t: MULTI_BASE + i for i, t in enumerate(sorted({t for row in tiles for t in row if len(t) > 1}))}
     codes = np.array([[multi[t] if len(t) > 1 else ord(t) for t in row] for row in tiles], dtype=np.uint32)
-    return Grid(codes, multi)
+    return Grid(codes.astype(np.uint8) if codes.max() < 128 else codes, multi)

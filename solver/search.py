@@ -51,9 +51,9 @@ def solve(rows, words: Iterable[str], *, directions: Iterable[str] | str | None 
     exact = find_exact(grid, [p for ps in spellings.values() for p in ps], directions, wrap)
     results = []
     for key, word in given.items():
-        placements = [pl for p in spellings[key] for pl in exact.get(p, ())]
-        placements.sort(key=lambda pl: (pl[0], pl[1], READING_ORDER.index(pl[2])))
-        found = [Occurrence((r, c), d, n, grid.shape) for r, c, d, n in placements]
+        found = [occ for p in spellings[key] for occ in exact.get(p, ())]
+        if len(spellings[key]) > 1:
+            found.sort(key=lambda occ: (occ.start, READING_ORDER.index(occ.direction)))
         if not found and max_mismatches > 0:
             found = find_fuzzy(grid, spellings[key], directions, wrap, max_mismatches, alternatives)
         if wrap or any(p == p[::-1] for p in spellings[key]):

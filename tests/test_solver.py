@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from solver import DIRECTIONS, parse_grid, solve
 from solver.errors import GridFormatError, NoWordsError
-from solver.grid import make_grid
-from solver.straight import _automaton, _walk
+from solver.grid import READING_ORDER, make_grid
+from solver.straight import _dense, _walk
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -86,22 +86,24 @@ def test_wrap_matches_brute_force(case, forward_only):
 
 @FAST
 @given(planted(max_side=10, alphabet="AB"), st.lists(st.text("AB", min_size=1, max_size=5), min_size=1, max_size=30))
-def test_trie_walk_and_aho_corasick_agree(case, extra):
-    """The two engines (NumPy trie walk for few words, Aho-Corasick for many) return the same placements."""
+def test_both_trie_walks_agree(case, extra):
+    """The two engines (node-by-node trie walk for few words, table walk for many) find the same placements."""
     rows, words = case
     grid, patterns = make_grid(rows), sorted(set(words + extra))
     directions = list(DIRECTIONS)
-    walk, automaton = _walk(grid, patterns, directions, False), _automaton(grid, patterns, directions)
+    m = len(rows[0])
 
-    def cell_sets(found):
-        return {p: {frozenset((r + i * DIRECTIONS[d][0], c + i * DIRECTIONS[d][1]) for i in range(n))
-                    for r, c, d, n in v} for p, v in found.items()}
+    def cell_sets(hits):
+        out = {}
+        for p, start, way in zip(*(a.tolist() for a in hits)):
+            (r, c), (dr, dc) = divmod(start, m), DIRECTIONS[READING_ORDER[way]]
+            out.setdefault(patterns[p], set()).add(frozenset((r + i * dr, c + i * dc) for i in range(len(patterns[p]))))
+        return out
 
-    assert cell_sets(walk) == cell_sets(automaton)
-    assert all(len(v) == len(set(v)) for v in automaton.values())
+    assert cell_sets(_walk(grid, patterns, directions, False)) == cell_sets(_dense(grid, patterns, directions))
 
 
-def test_many_words_use_the_automaton_and_stay_exact():
+def test_many_words_use_the_table_walk_and_stay_exact():
     rows = ["ARKANSAS", "XKANSASX", "SASNAKRA"]
     words = ["kansas", "arkansas", "sas", "ark"] + [f"zz{i}" for i in range(60)]
     res = {r.word: r for r in solve(rows, words)}
