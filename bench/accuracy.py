@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +51,7 @@ class Score:
     seconds: float = 0.0
     error: str = ""
     details: list[str] = field(default_factory=list)
+    causes: Counter = field(default_factory=Counter)  # words lost, by the stage that lost them
 
 
 def sidecar_items(folder: Path) -> list[tuple[str, dict, Path]]:
@@ -79,6 +80,7 @@ def score(name: str, kind: str, image, truth: dict, engine) -> Score:
         s.seconds = time.perf_counter() - t0
         s.error = str(err)
         s.words = len(truth_hits([row.replace(UNREADABLE, "Q") for row in grid], words or []))
+        s.causes["detect"] = s.words
         return s
     s.seconds = time.perf_counter() - t0
     p = puzzles[0]
@@ -109,10 +111,20 @@ def score(name: str, kind: str, image, truth: dict, engine) -> Score:
             if res.found and (cells in hits[res.word] or cells[::-1] in hits[res.word]):
                 s.words_ok += 1
             else:
+                misread = min(sum(grid[r][c] != p.letters[r][c] for r, c in occ) for occ in hits[res.word]) \
+                    if s.shape_ok else None
+                s.causes[cause(s.shape_ok, misread)] += 1
                 fix = f" corrected {[(m.cell, m.read, m.needed) for m in res.mismatches]}" if res.mismatches else ""
                 where = f"at {cells[0]}..{cells[-1]}{fix}" if res.found else "not found"
-                s.details.append(f"word {res.word}: {where}")
+                s.details.append(f"word {res.word}: {where} ({cause(s.shape_ok, misread)})")
     return s
+
+
+def cause(shape_ok: bool, misread: int | None) -> str:
+    """Which stage lost a word: detection (shape), OCR (2+ of its cells misread), repair (1 misread), solve (0)."""
+    if not shape_ok:
+        return "detect"
+    return {0: "solve", 1: "repair"}.get(misread, "ocr")
 
 
 def truth_hits(grid: list[str], words: list[str]) -> dict[str, list[list[tuple[int, int]]]]:
@@ -145,6 +157,9 @@ def summary(scores: list[Score]) -> None:
     groups: dict[str, list[Score]] = defaultdict(list)
     for s in scores:
         groups[s.kind].append(s)
+    corpus = [s for s in scores if s.kind not in ("sample", "syn-photo", "syn-page")]
+    if corpus and len(corpus) < len(scores):
+        groups["CORPUS"] = corpus
     groups["TOTAL"] = scores
     print(f"\n{'kind':12s} {'images':>6s} {'shape right':>12s} {'cells right':>12s} {'words right':>12s} "
           f"{'false hits':>10s} {'median s':>9s}")
@@ -155,7 +170,10 @@ def summary(scores: list[Score]) -> None:
               f"{pct(sum(s.cells_ok for s in group), sum(s.cells for s in group)):>12s} "
               f"{pct(sum(s.words_ok for s in group), sum(s.words for s in group)):>12s} "
               f"{sum(s.false_hits for s in group):10d} {times[n // 2]:9.2f}")
-    print(f"targets: shape {TARGETS['shape']:.0f}%, cells >= {TARGETS['cells']}%, words >= {TARGETS['words']}%")
+    lost = sum((s.causes for s in scores), Counter())
+    print("words lost, by stage: " + ", ".join(f"{k} {lost[k]}" for k in ("detect", "ocr", "repair", "solve"))
+          + "  (ocr: 2+ of the word's cells misread; repair: 1 misread but not repaired; solve: cells right)")
+    print(f"targets (corpus): shape {TARGETS['shape']:.0f}%, cells >= {TARGETS['cells']}%, words >= {TARGETS['words']}%")
 
 
 def main() -> int:
