@@ -55,13 +55,16 @@ class Row:
 
 
 def found_right(puzzles, hits: dict[str, list]) -> int:
-    """Listed words (keys of ``hits``) reported at one of their truth occurrences by the first puzzle."""
+    """Listed words (keys of ``hits``) reported at one of their truth occurrences by the first puzzle (a word
+    read from the image and corrected by the grid counts for the listed word it was read as)."""
     if not puzzles:
         return 0
     by_key = {grid_key(r.word): r for r in puzzles[0].results if r.found}
+    entries = puzzles[0].word_list.entries if puzzles[0].word_list is not None else []
+    alias = {grid_key(e.read): grid_key(e.word) for e in entries if e.corrected}
     n = 0
     for word, occurrences in hits.items():
-        r = by_key.get(grid_key(word))
+        r = by_key.get(grid_key(word)) or by_key.get(alias.get(grid_key(word), ""))
         if r is not None:
             cells = [tuple(c) for c in r.cells]
             n += cells in occurrences or cells[::-1] in occurrences

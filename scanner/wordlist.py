@@ -21,8 +21,10 @@ from solver.errors import NoWordsError
 
 TARGET_INK_PX = 30.0
 """Median height of the page's letter blobs after scaling (Tesseract reads text best at roughly this size)."""
-MAX_OCR_PIXELS = 9_000_000
+MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
+REACH = 1.0
+"""The list is looked for within this many grid sizes (the grid's longer side) of the grid."""
 NOISE_LEVEL = 6.0
 """Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
 ENTRY_GAP = 1.1
@@ -32,6 +34,10 @@ SENTENCE_WORDS = 4
 MAX_ENTRY_WORDS = 3
 MIN_CONF = 40.0
 """Entries read less confidently than this are dropped unless the grid has them as read."""
+TRUSTED_CONF = 90.0
+"""An entry read this confidently is not corrected to a grid string that is not a word (the grid was misread)."""
+WORDLIKE_CONF = 80.0
+"""When the grid vouches for nothing, entries read this confidently that are dictionary words make a list."""
 ABSENT_CONF = 70.0
 """An entry the grid does not have at all must be read at least this confidently to be kept (a misprint)."""
 FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
@@ -147,6 +153,8 @@ def grid_matches(keys: list[str], letters: list[str]) -> dict[str, set[str]]:
     from solver import solve
 
     keys = list(dict.fromkeys(k for k in keys if k))
+    if not keys:
+        return {}
     exact = {r.word: r for r in solve(letters, keys)}
     out: dict[str, set[str]] = {}
     fuzzy: dict[str, list[tuple[str, int]]] = {}
@@ -169,11 +177,14 @@ def grid_matches(keys: list[str], letters: list[str]) -> dict[str, set[str]]:
     return out
 
 
-def correct(text: str, matches: set[str], ascii_only: bool = True) -> tuple[str, str]:
-    """(word to search for, status) for a cleaned entry given the grid strings within its edit budget.
+def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float = 0.0) -> tuple[str, str]:
+    """(word to search for, status) for a cleaned entry read with confidence ``conf`` (0..100), given the grid
+    strings within its edit budget.
 
     status: "exact" (in the grid as read), "corrected" (one grid string is nearer than any other: the word
-    becomes that string), "ambiguous" (several equally near) or "absent".
+    becomes that string), "near" (one grid string is near, but the entry is a dictionary word, or was read very
+    confidently, and that string is not a word: the grid was probably misread, so the entry is kept as read and
+    the pipeline's repair finds it), "ambiguous" (several equally near) or "absent".
     """
     key = grid_key(text, ascii_only)
     if key in matches:
@@ -182,14 +193,16 @@ def correct(text: str, matches: set[str], ascii_only: bool = True) -> tuple[str,
         return text, "absent"
     best = min(edit_distance(key, m) for m in matches)
     nearest = [m for m in matches if edit_distance(key, m) == best]
+    words = _english()
     if len(nearest) > 1:
         # Strings on one grid line nest (TOASTER, OASTER, XTOASTER): prefer the one that is an English word,
         # then the one as long as the entry read (OCR substitutes letters more often than it adds or drops them).
-        words = _english()
         nearest = [m for m in nearest if m.lower() in words] or [m for m in nearest if len(m) == len(key)]
         if len(nearest) != 1:
             return text, "ambiguous"
     target = nearest[0]
+    if not _is_word(target) and (conf >= TRUSTED_CONF or all(_is_word(t) for t in text.split())):
+        return text, "near"
     if len(target) == len(key):  # substitutions only: keep the entry's spaces and hyphens
         it = iter(target)
         return "".join(next(it) if ch.isalpha() else ch for ch in text if ch.isalpha() or ch in " -'"), "corrected"
@@ -203,16 +216,15 @@ def _english() -> frozenset[str]:
     return frozenset(get_english_words_set(["web2"], lower=True, alpha=True))
 
 
-def correct_entries(texts: list[tuple[str, str]], letters: list[str]) -> list[tuple[WordEntry, str]]:
-    """[(WordEntry, status)] for (read, cleaned) pairs, corrected against the grid rows ``letters``.
-
-    status is that of ``correct``: "exact", "corrected", "ambiguous" or "absent".
-    """
+def correct_entries(texts: list[tuple[str, str]], letters: list[str],
+                    confs: list[float] | None = None) -> list[tuple[WordEntry, str]]:
+    """[(WordEntry, status)] for (read, cleaned) pairs read with confidences ``confs`` (0..100), corrected
+    against the grid rows ``letters``. status is that of ``correct``."""
     ascii_only = all(ch.isascii() for row in letters for ch in row)
     matches = grid_matches([grid_key(t, ascii_only) for _, t in texts], letters)
     out = []
-    for read, text in texts:
-        word, status = correct(text, matches.get(grid_key(text, ascii_only), set()), ascii_only)
+    for (read, text), conf in zip(texts, confs or [0.0] * len(texts)):
+        word, status = correct(text, matches.get(grid_key(text, ascii_only), set()), ascii_only, conf)
         out.append((WordEntry(read=read, word=word, corrected=status == "corrected"), status))
     return out
 
@@ -269,6 +281,18 @@ def _denoise(gray: np.ndarray) -> np.ndarray:
     return gray
 
 
+def _window(T: np.ndarray, size: tuple[int, int], corners: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    """Restrict the upright view to the part of the page within REACH grid sizes of the grid (where lists are
+    printed), so a big photo or a two-page spread costs no more to read than the grid's surroundings."""
+    q = cv2.perspectiveTransform(np.asarray(corners, np.float64)[None], T)[0]
+    lo, hi = q.min(axis=0), q.max(axis=0)
+    reach = REACH * float(max(hi - lo))
+    x0, y0 = np.maximum(lo - reach, 0)
+    x1, y1 = np.minimum(hi + reach, size)
+    shift = np.array([[1, 0, -np.floor(x0)], [0, 1, -np.floor(y0)], [0, 0, 1]])
+    return shift @ T, (int(np.ceil(x1 - np.floor(x0))), int(np.ceil(y1 - np.floor(y0))))
+
+
 def _flatten(gray: np.ndarray) -> np.ndarray:
     """Dark text on white whatever the paper: each pixel divided by its local background (a max filter)."""
     k = max(15, (min(gray.shape) // 30) | 1)
@@ -306,6 +330,8 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px)."""
     gray = image.min(axis=2) if image.ndim == 3 else image
     T, size = _fit(_page_transform(image.shape, main), image.shape)
+    if main is not None:
+        T, size = _window(T, size, main)
     gray = cv2.warpPerspective(gray, T, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                borderValue=float(np.median(gray)))
     masks = []
@@ -318,7 +344,7 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         masks.append(np.round(grown).astype(np.int32))
     outside = np.ones(gray.shape, np.uint8)
     cv2.fillPoly(outside, masks, 0)
-    if _light_on_dark(gray, outside, masks):
+    if _light_on_dark(gray, masks, pitch):
         gray = 255 - gray
     flat = _flatten(_denoise(gray))
     flat[outside == 0] = 255
@@ -333,16 +359,16 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     return flat, T
 
 
-def _light_on_dark(gray: np.ndarray, outside: np.ndarray, masks: list[np.ndarray]) -> bool:
-    """Whether the page near the grid(s) is dark (light text): judged around the main grid, not the whole
-    photo, whose background (a table, a wall) may be dark under a light page."""
-    near = outside.copy()
-    if masks:
-        x, y, w, h = cv2.boundingRect(masks[0])
-        box = np.zeros_like(near)
-        box[max(0, y - h // 2):y + h + h // 2, max(0, x - w // 2):x + w + w // 2] = 1
-        near &= box
-    values = gray[near > 0]
+def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | None) -> bool:
+    """Whether the paper right around the main grid is dark (light print). Judged on a ring a couple of cells
+    wide outside the grid, not on the whole photo, whose background (a table, a wall) may be darker than the
+    page."""
+    if not masks:
+        return float(np.median(gray)) < 110
+    width = max(6, int(2 * (pitch or 10.0)))
+    ring = cv2.dilate(cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks[:1], 1), np.ones((width, width), np.uint8))
+    ring[cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks, 1) > 0] = 0
+    values = gray[ring > 0]
     return values.size > 0 and float(np.median(values)) < 110
 
 
@@ -375,17 +401,34 @@ def _split_line(line: list) -> list[list]:
     return runs
 
 
+def _split_at_columns(run: list, starts: np.ndarray) -> list[list]:
+    """Split a run of words where a word starts at a list column (two other runs start there too): list columns
+    set close together read as one line ("summer robot")."""
+    h = float(np.median([b.height for b in run]))
+    parts, part = [], [run[0]]
+    for prev, b in zip(run, run[1:]):
+        gap = b.left - (prev.left + prev.width)
+        if gap > 0.5 * h and np.count_nonzero(np.abs(starts - b.left) < 0.5 * h) >= 2:
+            parts.append(part)
+            part = []
+        part.append(b)
+    parts.append(part)
+    return parts
+
+
 def _candidates(boxes: list) -> list[_Entry]:
     """Candidate list entries from word boxes: sentences and page furniture dropped, text cleaned."""
     words = [b for b in boxes if b.text and b.text.strip()]
+    runs = [run for line in _lines(words) for run in _split_line(line)]
+    starts = np.array([run[0].left for run in runs], np.float64)
     out = []
-    for line in _lines(words):
-        for run in _split_line(line):
-            raw = " ".join(b.text.strip() for b in run)
-            if len(run) >= SENTENCE_WORDS or FURNITURE.search(raw) or re.search(r"[?!:]\s*$|[?!]", raw):
-                continue
-            entry = _entry(run)
-            if entry is not None and len(entry.text.split()) <= MAX_ENTRY_WORDS:
+    for run in runs:
+        raw = " ".join(b.text.strip() for b in run)
+        if len(run) >= SENTENCE_WORDS or FURNITURE.search(raw) or re.search(r"[?!:]\s*$|[?!]", raw):
+            continue
+        for part in _split_at_columns(run, starts):
+            entry = _entry(part)
+            if entry is not None and len(entry.text.split()) <= MAX_ENTRY_WORDS and len(grid_key(entry.text)) >= 3:
                 out.append(entry)
     return out
 
@@ -402,6 +445,33 @@ def _entry(run: list) -> _Entry | None:
                   conf=float(min(b.conf for b in run)), boxes=list(run))
 
 
+def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
+    """Join neighbours on a line that the grid holds as one run (a monospace space is as wide as a column gap:
+    "GRIZZLY" + "BEAR" is the entry "GRIZZLY BEAR" when GRIZZLYBEAR is in the grid)."""
+    order = sorted(range(len(entries)), key=lambda i: (entries[i].box[1], entries[i].box[0]))
+    out_entries, out_judged, skip = [], [], set()
+    for n, i in enumerate(order):
+        if i in skip:
+            continue
+        a = entries[i]
+        for j in order[n + 1:]:
+            b = entries[j]
+            gap = b.box[0] - a.box[2]
+            if (j not in skip and 0 < gap < 3 * a.height and abs(a.box[1] + a.box[3] - b.box[1] - b.box[3]) < 0.6 *
+                    a.height and judged[i][1] == judged[j][1] == "exact"):
+                joined = _entry(a.boxes + b.boxes)
+                verdict = correct_entries([(joined.raw, joined.text)], letters, [joined.conf])[0]
+                if verdict[1] == "exact" and len(grid_key(joined.text)) >= 6:
+                    out_entries.append(joined)
+                    out_judged.append(verdict)
+                    skip.add(j)
+                    break
+        else:
+            out_entries.append(a)
+            out_judged.append(judged[i])
+    return out_entries, out_judged
+
+
 def _split_unmatched(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
     """Split multi-word entries the grid does not know (list columns read as one line: "summer robot") into
     their words when all of them, or all but one, are in the grid."""
@@ -409,7 +479,7 @@ def _split_unmatched(entries: list[_Entry], judged: list, letters: list[str]) ->
     for entry, verdict in zip(entries, judged):
         if len(entry.boxes) > 1 and verdict[1] in ("absent", "ambiguous"):
             parts = [e for e in (_entry([b]) for b in entry.boxes) if e is not None]
-            verdicts = correct_entries([(e.raw, e.text) for e in parts], letters) if parts else []
+            verdicts = correct_entries([(e.raw, e.text) for e in parts], letters, [e.conf for e in parts])
             known = sum(v[1] in ("exact", "corrected") and len(grid_key(v[0].word)) >= 3 for v in verdicts)
             if len(parts) > 1 and known >= max(1, len(parts) - 1):
                 out_entries += parts
@@ -421,7 +491,8 @@ def _split_unmatched(entries: list[_Entry], judged: list, letters: list[str]) ->
 
 
 def _clusters(entries: list[_Entry]) -> list[list[int]]:
-    """Indices of entries grouped into blocks: entries whose boxes come within ~2 text heights of each other."""
+    """Indices of entries grouped into blocks: entries whose boxes come within ~2 text heights of each other, and
+    entries on one baseline (the columns of one list, however far apart)."""
     parent = list(range(len(entries)))
 
     def find(i: int) -> int:
@@ -436,7 +507,8 @@ def _clusters(entries: list[_Entry]) -> list[list[int]]:
             h = max(a.height, b.height)
             dx = max(a.box[0], b.box[0]) - min(a.box[2], b.box[2])
             dy = max(a.box[1], b.box[1]) - min(a.box[3], b.box[3])
-            if dx < 3.0 * h and dy < 1.6 * h:
+            same_line = abs(a.box[1] + a.box[3] - b.box[1] - b.box[3]) < 0.6 * h and 0.7 < a.height / b.height < 1.4
+            if (dx < 3.0 * h and dy < 1.6 * h) or (same_line and dx < 15 * h):
                 parent[find(i)] = find(j)
     groups: dict[int, list[int]] = {}
     for i in range(len(entries)):
@@ -444,22 +516,31 @@ def _clusters(entries: list[_Entry]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> list[int]:
-    """Indices of the entries that form the word list, in reading order.
+def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple[list[int], bool]:
+    """(indices of the entries that form the word list in reading order, whether the grid vouched for them).
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters,
-    or corrected with 5+). Within it, entries far off the list's text height or read with low confidence are
+    or near a grid string with 5+). When the grid confirms no block (a badly read grid), the block with the most
+    confidently read dictionary words is taken if it has at least three and they make most of it. Within it, entries far off the list's text height or read with low confidence are
     dropped unless the grid has them as read; an entry the grid does not have at all (a misprint, or a stray
     caption) is kept only when it is short, read confidently and lines up with a column of confirmed entries.
+    Entries of fewer than three letters never get this far (``_candidates``): grids hold any pair by chance.
     """
     if not entries:
-        return []
-    med = float(np.median([e.height for e in entries]))
+        return [], True
+    groups = _clusters(entries)
+    backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
+    chosen = [g for g in groups if backing[id(g)] and len(backing[id(g)]) >= 0.4 * len(g)]
+    trusted = bool(chosen)
+    if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
+        wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
+        best = max(groups, key=lambda g: len(wordy[id(g)]))
+        if len(wordy[id(best)]) >= 3 and len(wordy[id(best)]) >= 0.5 * len(best):
+            chosen, backing[id(best)] = [best], wordy[id(best)]
     keep: list[int] = []
-    for group in _clusters(entries):
-        confirmed = [i for i in group if _confirmed(judged[i])]
-        if not confirmed or len(confirmed) < 0.4 * len(group):
-            continue  # titles, captions, artwork read as letters
+    for group in chosen:
+        confirmed = backing[id(group)]
+        med = float(np.median([entries[i].height for i in confirmed]))  # the list's own text height
         for i in group:
             e, (entry, status) = entries[i], judged[i]
             if not 0.55 < e.height / med < 1.6:
@@ -478,7 +559,7 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> list[
         if key not in seen:
             seen.add(key)
             ordered.append(i)
-    return ordered
+    return ordered, trusted
 
 
 def _aligned(e: _Entry, others: list[_Entry]) -> bool:
@@ -492,11 +573,24 @@ def _aligned(e: _Entry, others: list[_Entry]) -> bool:
     return False
 
 
+def _wordlike(e: _Entry, entry: WordEntry) -> bool:
+    """Whether an entry reads as a printed list word on its own: confident, short, dictionary words."""
+    tokens = entry.word.split()
+    return e.conf >= WORDLIKE_CONF and len(tokens) <= 2 and all(_is_word(t) for t in tokens)
+
+
+def _is_word(token: str) -> bool:
+    """A dictionary word, allowing the inflections the dictionary (Webster's 2nd) leaves out: CIGARS, BOXES."""
+    t = token.lower()
+    words = _english()
+    return t in words or any(t.endswith(end) and t[:-len(end)] in words for end in ("s", "es", "ed", "ing"))
+
+
 def _confirmed(judged: tuple[WordEntry, str]) -> bool:
     """Whether the grid vouches for an entry (short strings occur in any grid by chance, so they do not count)."""
     entry, status = judged
     n = len(grid_key(entry.word))
-    return (status == "exact" and n >= 4) or (status == "corrected" and n >= 5)
+    return (status == "exact" and n >= 4) or (status in ("corrected", "near") and n >= 5)
 
 
 class _LstmReader:
@@ -565,9 +659,12 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     flat, T = _prepare(image, grids, None if loc is None else loc.corners, pitch)
     boxes = engine.image_to_data(flat, psm=11)
     entries = _candidates(boxes)
-    judged = correct_entries([(e.raw, e.text) for e in entries], letters) if entries else []
+    judged = correct_entries([(e.raw, e.text) for e in entries], letters, [e.conf for e in entries])
     entries, judged = _split_unmatched(entries, judged, letters)
-    chosen = _select(entries, judged)
+    entries, judged = _join_split(entries, judged, letters)
+    chosen, trusted = _select(entries, judged)
+    if not trusted:  # a grid that vouches for no entry cannot be trusted to correct them either
+        judged = [(WordEntry(read=e.raw, word=e.text), "absent") for e in entries]
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
     box = np.array([entries[i].box for i in chosen], np.float64)
