@@ -51,12 +51,14 @@ def solve(rows, words: Iterable[str], *, directions: Iterable[str] | str | None 
     exact = find_exact(grid, [p for ps in spellings.values() for p in ps], directions, wrap)
     results = []
     for key, word in given.items():
-        found = [occ for p in spellings[key] for occ in exact.get(p, ())]
-        if len(spellings[key]) > 1:
-            found.sort(key=lambda occ: (occ.start, READING_ORDER.index(occ.direction)))
+        ways = spellings[key]
+        found = exact.get(ways[0], [])
+        if len(ways) > 1:
+            found = sorted((occ for p in ways for occ in exact.get(p, ())),
+                           key=lambda occ: (occ.start, READING_ORDER.index(occ.direction)))
         if not found and max_mismatches > 0:
-            found = find_fuzzy(grid, spellings[key], directions, wrap, max_mismatches, alternatives)
-        if wrap or any(p == p[::-1] for p in spellings[key]):
+            found = find_fuzzy(grid, ways, directions, wrap, max_mismatches, alternatives)
+        if found and (wrap or key == key[::-1] or len(ways) > 1):
             found = _distinct(found)
         results.append(WordResult(word, found))
     return results

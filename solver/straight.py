@@ -47,10 +47,11 @@ def find_exact(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
     r, c = (a.tolist() for a in np.divmod(start, cols))
     way = [READING_ORDER[w] for w in way.tolist()]
     bounds = (np.flatnonzero(np.diff(pid)) + 1).tolist()  # where the next pattern's occurrences begin
-    found = {}
+    found, shape = {}, grid.shape
     for lo, hi in zip([0] + bounds, bounds + [len(way)] if way else []):
         p = patterns[pid[lo]]
-        found[p] = [Occurrence(cell, w, len(p), grid.shape) for cell, w in zip(zip(r[lo:hi], c[lo:hi]), way[lo:hi])]
+        n = len(p)
+        found[p] = [Occurrence(cell, w, n, shape) for cell, w in zip(zip(r[lo:hi], c[lo:hi]), way[lo:hi])]
     return found
 
 
@@ -118,6 +119,34 @@ def _cells_by_code(cells: np.ndarray, codes: list[int]) -> dict[int, np.ndarray]
     return {code: where[ends[code] - counts[code]:ends[code]] for code in codes}
 
 
+def _trie_table(patterns: list[str], alphabet: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The trie of ``patterns`` built with array operations: (flat transition table, has_children, word).
+
+    ``table[node * size + column]`` is the child (or -1) for the letter ``alphabet[column - 1]``; node 0 is the
+    root; ``word[node]`` is the index of the pattern ending there (or -1; ``word[-1]`` is -1 as well).
+    In sorted order, a pattern adds a node at each depth where it stops sharing the previous pattern's prefix.
+    """
+    size, count, longest = len(alphabet) + 1, len(patterns), max(map(len, patterns))
+    order = sorted(range(count), key=patterns.__getitem__)
+    text = "".join(patterns[i].ljust(longest, "\0") for i in order).encode("utf-32-le")
+    codes = np.frombuffer(text, dtype=np.uint32).reshape(count, longest)
+    letters = np.where(codes > 0, np.searchsorted(alphabet, codes) + 1, 0)  # alphabet column, 0 past the end
+    shared = np.zeros((count, longest), dtype=bool)
+    shared[1:] = np.cumprod(letters[1:] == letters[:-1], axis=1)
+    new = (letters > 0) & ~shared  # pattern i brings the node of its prefix of length d + 1
+    ids = np.cumsum(new.T).reshape(longest, count).T  # numbered depth by depth; the root is 0
+    node = np.maximum.accumulate(np.where(new, ids, 0), axis=0)  # shared prefixes reuse the previous node
+    parent = np.hstack([np.zeros((count, 1), dtype=ids.dtype), node[:, :-1]])
+    table = np.full((int(new.sum()) + 1) * size, -1, dtype=np.int32)
+    table[parent[new] * size + letters[new]] = node[new]
+    has_children = np.zeros(len(table) // size, dtype=bool)
+    has_children[parent[new]] = True
+    word = np.full(len(has_children) + 1, -1)
+    lengths = np.array([len(patterns[i]) for i in order])
+    word[node[np.arange(count), lengths - 1]] = order
+    return table, has_children, word
+
+
 def _dense(grid: Grid, patterns: list[str], directions: list[str], wrap: bool = False) -> Hits:
     """Level-synchronous walk of the trie as a transition table, one direction at a time over all cells.
 
@@ -125,26 +154,9 @@ def _dense(grid: Grid, patterns: list[str], directions: list[str], wrap: bool = 
     looked up in a table of all q-letter prefixes; the few survivors then step down the trie together.
     """
     rows, cols = grid.shape
-    alphabet = np.array(sorted({ord(ch) for p in patterns for ch in p}))
+    alphabet = np.array(sorted(map(ord, set("".join(patterns)))))
     size = len(alphabet) + 1  # column 0: a letter no pattern uses (or the padding)
-    column = {chr(code): i + 1 for i, code in enumerate(alphabet.tolist())}
-    child: dict[int, int] = {}  # node * size + column -> child node; node 0 is the root
-    word_list = [-1]  # per node: the pattern ending there, or -1
-    for i, p in enumerate(patterns):
-        node = 0
-        for ch in p:
-            key = node * size + column[ch]
-            node = child.get(key)
-            if node is None:
-                node = child[key] = len(word_list)
-                word_list.append(-1)
-        word_list[node] = i
-    edges = np.fromiter(child, dtype=np.int64, count=len(child))
-    table = np.full(len(word_list) * size, -1, dtype=np.int32)  # flat transition table
-    table[edges] = np.fromiter(child.values(), dtype=np.int32, count=len(child))
-    has_children = np.zeros(len(word_list), dtype=bool)
-    has_children[edges // size] = True
-    word = np.array(word_list + [-1])  # word[-1]: no node, no word
+    table, has_children, word = _trie_table(patterns, alphabet)
 
     q = min(3, max(len(p) for p in patterns), max(1, int(21 // np.log2(size))))  # prefix table <= 2M entries
     prefix = [table[:size]]  # prefix[i][code of i+1 letters] -> trie node, or -1
@@ -152,7 +164,8 @@ def _dense(grid: Grid, patterns: list[str], directions: list[str], wrap: bool = 
         nxt = table[np.maximum(prefix[-1], 0)[:, None] * size + np.arange(size)]
         nxt[prefix[-1] < 0] = -1
         prefix.append(nxt.ravel())
-    short = [word[prefix[i]] if any(len(p) == i + 1 for p in patterns) else None for i in range(q - 1)]
+    lengths = set(map(len, patterns))
+    short = [word[prefix[i]] if i + 1 in lengths else None for i in range(q - 1)]  # words shorter than q
 
     padded = np.pad(grid.codes, q)
     if padded.dtype == np.uint8:  # the column of each cell's letter
