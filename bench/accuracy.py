@@ -173,7 +173,8 @@ def summary(scores: list[Score]) -> None:
     lost = sum((s.causes for s in scores), Counter())
     print("words lost, by stage: " + ", ".join(f"{k} {lost[k]}" for k in ("detect", "ocr", "repair", "solve"))
           + "  (ocr: 2+ of the word's cells misread; repair: 1 misread but not repaired; solve: cells right)")
-    print(f"targets (corpus): shape {TARGETS['shape']:.0f}%, cells >= {TARGETS['cells']}%, words >= {TARGETS['words']}%")
+    print(f"targets (corpus): shape {TARGETS['shape']:.0f}%, cells >= {TARGETS['cells']}%, "
+          f"words >= {TARGETS['words']}%")
 
 
 def main() -> int:
