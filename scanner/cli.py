@@ -119,6 +119,10 @@ def solve_summary(puzzles: list) -> list[str]:
         name = p.source if len(puzzles) == 1 else f"{p.source} (puzzle {p.index + 1})"
         lines.append(f"{name}: {p.rows}x{p.cols} grid, {found}/{len(p.results)} words found, "
                      f"{len(p.corrections)} cells corrected, {len(p.low_confidence())} low-confidence cells")
+        if p.word_list is not None:
+            fixed = sum(e.corrected for e in p.word_list.entries)
+            lines.append(f"  word list read from the image: {len(p.word_list.entries)} entries"
+                         + (f", {fixed} corrected against the grid" if fixed else ""))
         for r in p.results:
             for m in r.mismatches:
                 lines.append(f"  corrected {r.word}: cell ({m.cell[0]}, {m.cell[1]}) read {m.read}, "

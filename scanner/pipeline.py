@@ -17,6 +17,7 @@ from scanner.engine import get_engine
 from scanner.load import load_image
 from scanner.ocr import read_grid
 from scanner.repair import solve_and_repair
+from scanner.wordlist import read_word_list
 from solver.errors import NoGridError
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -144,8 +145,6 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
 
         word_list, puzzle_words, puzzle_words_source = None, words, words_source
         if words is None:
-            from scanner.wordlist import read_word_list  # only needed when no list is given
-
             t0 = time.perf_counter()
             rows_read = ["".join(row) for row in reading.letters]
             if words_image is not None:  # a separate picture of the list: all of it is the list
