@@ -92,7 +92,7 @@ class BatchReport:
 
     def to_json(self) -> dict:
         return {"outdir": str(self.outdir), "pages": self.pages, "ok": self.ok, "skipped": self.skipped,
-                "failed": self.failed, "puzzles": sum(1 for r in self.rows if r["puzzle"] != ""),
+                "failed": self.failed, "puzzles": sum(1 for r in self.rows if r["puzzle"] is not None),
                 "seconds": round(self.seconds, 2), "summary_csv": str(self.summary_csv),
                 "answer_keys": str(self.answer_keys) if self.answer_keys else None, "rows": self.rows}
 
@@ -184,9 +184,10 @@ def _key_image(image: np.ndarray) -> bytes:
     return encode_image(image, "key.jpg")
 
 
-def _row(task: PageTask, puzzle: int | str = "", **values) -> dict:
-    row = dict.fromkeys(SUMMARY_FIELDS, "")
-    row.update(input=task.input, page=task.page or "", puzzle=puzzle, **values)
+def _row(task: PageTask, puzzle: int | None = None, **values) -> dict:
+    """A summary row; None (an empty CSV cell, null in JSON) where a value does not apply."""
+    row = dict.fromkeys(SUMMARY_FIELDS)
+    row.update(input=task.input, page=task.page, puzzle=puzzle, **values)
     return row
 
 
