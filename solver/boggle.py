@@ -38,8 +38,8 @@ def _options(tile: str) -> list[tuple[str, int]]:
     return [(t, ANY) for t in tile.split("/")]
 
 
-def find_paths(tiles: list[list[str]], trie: Trie) -> dict[str, list]:
-    """Every trie word spelled by a path: word -> [first path, its tiles, number of paths].
+def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[str, list]:
+    """Every trie word of ``min_length`` letters or more spelled by a path: word -> [first path, its tiles, paths].
 
     From each cell the walk only tries the trie children that some unused neighbour can supply: the node's child
     bits AND the bits of the neighbours' letters, so most dead ends cost nothing.
@@ -82,22 +82,27 @@ def find_paths(tiles: list[list[str]], trie: Trie) -> dict[str, list]:
                 if mask[node] & 1 and where == ANY:
                     hits.append((node, (cell * 4 + k,)))
                 stack.append((cell, node, 1 << cell, (cell * 4 + k,)))
+    push, pop, hit = stack.append, stack.pop, hits.append
+    bit_of = [1 << i for i in range(rows * cols)]
+    step_of = [(i * 4,) for i in range(rows * cols)]
     while stack:
-        cell, node, seen, path = stack.pop()
-        m, first = mask[node], base[node]
+        cell, node, seen, path = pop()
+        m = mask[node]
         todo = m & letter_bits[cell]
+        if todo:
+            first, groups = base[node], by_bit[cell]
         while todo:
             bit = todo & -todo
             todo ^= bit
             child = first + (m & (bit - 2)).bit_count()
             cm = mask[child]
-            for nb in by_bit[cell][bit]:
-                if not seen >> nb & 1:
-                    longer = path + (nb * 4,)
+            for nb in groups[bit]:
+                if not seen & bit_of[nb]:
+                    longer = path + step_of[nb]
                     if cm & 1:
-                        hits.append((child, longer))
+                        hit((child, longer))
                     if cm & reach[nb]:
-                        stack.append((nb, child, seen | 1 << nb, longer))
+                        push((nb, child, seen | bit_of[nb], longer))
         for nb in special[cell]:
             if not seen >> nb & 1:
                 for k, (_, letters, where, _) in enumerate(options[nb]):
@@ -108,14 +113,23 @@ def find_paths(tiles: list[list[str]], trie: Trie) -> dict[str, list]:
                             hits.append((child, longer))
                         if where != LAST and mask[child] > 1:
                             stack.append((nb, child, seen | 1 << nb, longer))
-    found: dict[int, list] = {}
+    first_path: dict[int, tuple[int, ...]] = {}  # trie node of a word -> its first path
+    count: dict[int, int] = {}
     for node, path in hits:
-        if node in found:
-            found[node][2] += 1
+        if node in count:
+            count[node] += 1
         else:
-            found[node] = [[cells[i >> 2] for i in path], [options[i >> 2][i & 3][3] for i in path], 1, path]
-    return {"".join(options[i >> 2][i & 3][0] for i in path): [cells_, tiles_, n]
-            for cells_, tiles_, n, path in found.values()}
+            count[node], first_path[node] = 1, path
+    text_of, tile_of, cell_of = {}, {}, {}
+    for i, (r, c) in enumerate(cells):
+        for k, (text, _, _, tile) in enumerate(options[i]):
+            text_of[i * 4 + k], tile_of[i * 4 + k], cell_of[i * 4 + k] = text, tile, (r, c)
+    found = {}
+    for node, path in first_path.items():
+        word = "".join(map(text_of.__getitem__, path))
+        if len(word) >= min_length:
+            found[word] = [list(map(cell_of.__getitem__, path)), list(map(tile_of.__getitem__, path)), count[node]]
+    return found
 
 
 @lru_cache(maxsize=16)
@@ -145,6 +159,6 @@ def boggle(board, words: Iterable[str] | None = None, *, dictionary: str | None 
             raise NoWordsError("the word list is empty")
         found = find_paths(tiles, Trie.build(list(given)))
         return [PathResult(word, *found.get(key, ([], [], 0))) for key, word in given.items()]
-    found = find_paths(tiles, load_dictionary(dictionary))
-    hits = sorted((w for w in found if len(w) >= min_length), key=lambda w: (-len(w), w))
+    found = find_paths(tiles, load_dictionary(dictionary), min_length)
+    hits = sorted(found, key=lambda w: (-len(w), w))
     return [PathResult(w, *found[w]) for w in hits]

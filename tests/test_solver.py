@@ -184,6 +184,9 @@ def test_multi_letter_tiles():
     assert [r.found for r in res] == [True, True, False, True]
     assert res[0].cells == [(0, 0), (0, 1), (0, 2), (0, 3)]
     assert solve(["Q U E E N"], ["queen"])[0].found  # separate Q and U tiles spell it too
+    fillers = [f"ZZ{chr(65 + i % 26)}{chr(65 + i // 26)}" for i in range(60)]  # enough words for the table walk
+    many = solve(rows, ["queen", "quite", "queue", "abcd"] + fillers)[:4]
+    assert [(r.found, r.cells) for r in many] == [(r.found, r.cells) for r in res]
 
 
 def test_deep_and_long_grids_do_not_recurse():
