@@ -60,6 +60,8 @@ class PageTask:
 
 @dataclass(frozen=True)
 class Options:
+    """What every page of a run shares."""
+
     words: tuple[str, ...] | None = None  # None: read each page's own word list
     words_source: str = "argument"
     fmt: str = "png"
@@ -80,6 +82,8 @@ class PageOutcome:
 
 @dataclass
 class BatchReport:
+    """A finished run: the summary rows in input order and page counts by status."""
+
     outdir: Path
     rows: list[dict]
     pages: int
