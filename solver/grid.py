@@ -101,10 +101,6 @@ class Grid:
         return {code: tile for tile, code in self.multi.items()}
 
     @cached_property
-    def tiles(self) -> list[list[str]]:
-        return [[self.tile(int(c)) for c in row] for row in self.codes]
-
-    @cached_property
     def has_accents(self) -> bool:
         if self.codes.dtype == np.uint8:
             return False
