@@ -68,17 +68,36 @@ def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
     return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8)
 
 
-def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
-    """Ink (255) vs paper (0), with straight runs longer than a cell (grid lines) removed."""
-    smooth = cv2.GaussianBlur(flat, (0, 0), max(0.5, cell_px / 40))  # tames noise specks
-    _, ink = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    if ink.mean() > 0.5 * 255:  # a blank image: Otsu splits the noise
-        return np.zeros_like(ink)
-    run = max(5, int(cell_px * 1.0))
+def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0) -> np.ndarray:
+    """Boolean mask of straight ink runs at least ``length`` cells long (grid lines), widened by their soft
+    edges."""
+    run = max(5, int(cell_px * length))
     horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
     vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
-    lines = cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8))
-    return cv2.bitwise_and(ink, cv2.bitwise_not(lines))
+    edge = max(3, cell_px // 12) | 1
+    return cv2.dilate(horizontal | vertical, np.ones((edge, edge), np.uint8)) > 0
+
+
+def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
+    """Ink (255) vs paper (0), with the grid lines removed.
+
+    The threshold is chosen without the grid lines, so dark heavy lines do not push pale letters into the
+    paper class; lines that only show at that lighter threshold are found and removed in a second pass.
+    """
+    smooth = cv2.GaussianBlur(flat, (0, 0), max(0.5, cell_px / 40))  # tames noise specks
+    _, rough = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    lines = grid_lines(rough, cell_px)
+    rest = smooth[~lines]
+    if rest.size == 0 or float(rest.max()) - float(rest.min()) < 40:
+        return np.zeros_like(rough)  # blank
+    threshold, _ = cv2.threshold(rest.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    ink = ((smooth <= threshold) & ~lines).astype(np.uint8) * 255
+    if np.count_nonzero(ink) > 0.5 * rest.size:
+        return np.zeros_like(rough)  # no letters: Otsu split the noise
+    # The lighter threshold also catches the lines' soft edges, cut at every crossing into runs a bit
+    # shorter than a cell (but still longer than any letter stroke).
+    ink[grid_lines(ink, cell_px, 0.75)] = 0
+    return ink
 
 
 def letter_mask(ink: np.ndarray, cell: tuple[int, int, int, int]) -> tuple[int, int, np.ndarray] | None:
@@ -221,6 +240,31 @@ def is_bar(image: np.ndarray) -> bool:
     return h >= 3 * w and np.count_nonzero(image == 0) >= 0.8 * h * w
 
 
+def tail_fraction(image: np.ndarray) -> float:
+    """Share of a letter's ink outside the ellipse fitted to its outline: ~0 for an O, > 0.01 for a Q."""
+    ink = (image == 0).astype(np.uint8)
+    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = max(contours, key=cv2.contourArea)
+    if len(outline) < 5:
+        return 0.0
+    (cx, cy), (w, h), angle = cv2.fitEllipse(outline)
+    inside = np.zeros_like(ink)
+    cv2.ellipse(inside, ((cx, cy), (w + 3, h + 3), angle), 1, -1)
+    return float(np.count_nonzero(ink & (1 - inside))) / max(1, np.count_nonzero(ink))
+
+
+def _settle_o_or_q(image, grid, confidence, alternatives, r, c) -> None:
+    """Tesseract's legacy classifier often reads a Q with a short tail as O: decide by the tail itself."""
+    tail = tail_fraction(image)
+    letter = "Q" if 0.01 <= tail <= 0.2 else "O" if tail < 0.002 else grid[r][c]
+    if letter != grid[r][c]:
+        other = grid[r][c]
+        grid[r][c] = letter
+        alternatives[r][c] = {**{k: v for k, v in alternatives[r][c].items() if k != letter},
+                              other: round(float(confidence[r, c]) * 0.5, 3)}
+        confidence[r, c] *= 0.8
+
+
 def _normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text).upper()
 
@@ -296,6 +340,10 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
             else:
                 alternatives[r][c] = {**alternatives[r][c], letter: round(conf, 3)}
             confidence[r, c] = max(conf, first_conf) * 0.7
+    if "O" in alphabet and "Q" in alphabet:
+        for (r, c), (image, _) in letters.items():
+            if grid[r][c] in "OQ" and confidence[r, c] > 0.0:
+                _settle_o_or_q(image, grid, confidence, alternatives, r, c)
     if "I" in alphabet:  # Tesseract's classifier ranks a bare bar as "|" or "'", never "I"
         for (r, c), (image, _) in letters.items():
             if confidence[r, c] == 0.0 and is_bar(image):
