@@ -52,7 +52,7 @@ def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[
                 for text, where in _options(tiles[r][c])] for r, c in cells]
     plain = [len(o) == 1 and len(o[0][1]) == 1 and o[0][1][0] >= 0 and o[0][2] == ANY for o in options]
     letter_bits: list[int] = []  # per cell: OR of the letter bits of its plain neighbours
-    by_bit: list[dict[int, list[int]]] = []  # per cell: letter bit -> plain neighbours with that letter
+    by_bit: list[dict[int, list]] = []  # per cell: letter bit -> plain neighbours with that letter
     special: list[list[int]] = []  # per cell: neighbours with other tiles (digrams, either/or, prefix, suffix)
     for near in _neighbours(rows, cols):
         groups: dict[int, list[int]] = {}
@@ -64,6 +64,9 @@ def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[
         special.append([j for j in near if not plain[j]])
     # letter bits worth trying after each cell: a node with none of them (and no special neighbour) is a dead end
     reach = [bits if not sp else -2 for bits, sp in zip(letter_bits, special)]
+    for groups in by_bit:  # each plain neighbour with what a step onto it needs: (cell, its bit, path step, reach)
+        for bit, near in groups.items():
+            groups[bit] = [(j, 1 << j, (j * 4,), reach[j]) for j in near]
     hits: list[tuple[int, tuple[int, ...]]] = []  # (trie node of a word, path of cell * 4 + option)
 
     def walk(node: int, letters: list[int]) -> int:
@@ -83,8 +86,6 @@ def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[
                     hits.append((node, (cell * 4 + k,)))
                 stack.append((cell, node, 1 << cell, (cell * 4 + k,)))
     push, pop, hit = stack.append, stack.pop, hits.append
-    bit_of = [1 << i for i in range(rows * cols)]
-    step_of = [(i * 4,) for i in range(rows * cols)]
     while stack:
         cell, node, seen, path = pop()
         m = mask[node]
@@ -96,13 +97,13 @@ def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[
             todo ^= bit
             child = first + (m & (bit - 2)).bit_count()
             cm = mask[child]
-            for nb in groups[bit]:
-                if not seen & bit_of[nb]:
-                    longer = path + step_of[nb]
+            for nb, nb_bit, step, nb_reach in groups[bit]:
+                if not seen & nb_bit:
+                    longer = path + step
                     if cm & 1:
                         hit((child, longer))
-                    if cm & reach[nb]:
-                        push((nb, child, seen | bit_of[nb], longer))
+                    if cm & nb_reach:
+                        push((nb, child, seen | nb_bit, longer))
         for nb in special[cell]:
             if not seen >> nb & 1:
                 for k, (_, letters, where, _) in enumerate(options[nb]):
