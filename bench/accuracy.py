@@ -111,8 +111,8 @@ def score(name: str, kind: str, image, truth: dict, engine) -> Score:
             if res.found and (cells in hits[res.word] or cells[::-1] in hits[res.word]):
                 s.words_ok += 1
             else:
-                misread = min(sum(grid[r][c] != p.letters[r][c] for r, c in occ) for occ in hits[res.word]) \
-                    if s.shape_ok else None
+                misread = min(sum(grid[r][c] != p.reading.letters[r][c] for r, c in occ) for occ in hits[res.word]) \
+                    if s.shape_ok else None  # counted on the OCR's reading, before repair
                 s.causes[cause(s.shape_ok, misread)] += 1
                 fix = f" corrected {[(m.cell, m.read, m.needed) for m in res.mismatches]}" if res.mismatches else ""
                 where = f"at {cells[0]}..{cells[-1]}{fix}" if res.found else "not found"
@@ -172,7 +172,7 @@ def summary(scores: list[Score]) -> None:
               f"{sum(s.false_hits for s in group):10d} {times[n // 2]:9.2f}")
     lost = sum((s.causes for s in scores), Counter())
     print("words lost, by stage: " + ", ".join(f"{k} {lost[k]}" for k in ("detect", "ocr", "repair", "solve"))
-          + "  (ocr: 2+ of the word's cells misread; repair: 1 misread but not repaired; solve: cells right)")
+          + "  (OCR misread 2+ of the word's cells / 1 cell, not repaired / none)")
     print(f"targets (corpus): shape {TARGETS['shape']:.0f}%, cells >= {TARGETS['cells']}%, "
           f"words >= {TARGETS['words']}%")
 

@@ -1,5 +1,8 @@
 """Solve a read grid and repair single OCR errors: exact search first, then one mismatch for words still missing.
 
+Repairs run in rounds: a cell corrected for one word is in the grid for the next round, so a word whose two
+misread cells are each shared with other words is still found, one correction at a time.
+
 A fuzzy (one-mismatch) hit must be believable: the mismatched cell should be one the OCR was unsure of, ideally
 with the needed letter among its alternatives. Words under SHORT_WORD letters only get a fuzzy hit when the cell's
 own alternatives include the needed letter (a random 3-letter near-miss is everywhere in a 15x15 grid). A fuzzy hit
@@ -8,14 +11,16 @@ a cell.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solver import Occurrence, WordResult, solve
+from solver import Mismatch, Occurrence, WordResult, solve
 
 SHORT_WORD = 5
 """Words shorter than this need the needed letter among the mismatched cell's OCR alternatives."""
+MAX_ROUNDS = 3
+"""Repair rounds: each may use the cells corrected by the previous ones."""
 
 
 @dataclass(frozen=True)
@@ -24,7 +29,7 @@ class Repaired:
 
     results: list[WordResult]  # one per distinct word, input order; a repaired word's only occurrence is its fuzzy one
     letters: list[list[str]]
-    corrections: list  # list[solver.Mismatch] applied to `letters`
+    corrections: list[Mismatch]  # applied to `letters`; `read` is the OCR's letter
 
 
 def _candidate_score(occ, word_len: int, confidence: np.ndarray, alternatives) -> float | None:
@@ -45,54 +50,66 @@ def _cell_letters(occ, letters: list[list[str]]) -> dict[tuple[int, int], str]:
     return need
 
 
-def solve_and_repair(letters: list[list[str]], words: list[str], confidence: np.ndarray,
-                     alternatives=None) -> Repaired:
-    """Find `words` in the read grid, repairing at most one misread cell per word (see the module docstring).
+def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confidence: np.ndarray,
+                  alternatives) -> dict[int, Occurrence]:
+    """One-mismatch hits for `words` in the current grid, best first, consistent with `fixed` (updated in place).
 
-    `letters`: R x C single letters; `confidence`: (R, C) 0..1; `alternatives`: R x C dicts {letter: conf}.
+    Returns {index into words: occurrence}.
     """
-    rows = [list(row) for row in letters]
-    if not words:
-        return Repaired([], rows, [])
-    results = solve(rows, words)
-    missing = [i for i, res in enumerate(results) if not res.found]
-    if not missing:
-        return Repaired(results, rows, [])
-
-    # Cells an exact hit relies on keep their letter.
-    fixed: dict[tuple[int, int], str] = {}
-    for res in results:
-        if res.found:
-            fixed.update({tuple(cell): rows[cell[0]][cell[1]] for cell in res.cells})
-
-    fuzzy = solve(rows, [results[i].word for i in missing], max_mismatches=1, alternatives=alternatives)
-    candidates = []  # (score, order, index into results, occurrence)
-    for order, (i, res) in enumerate(zip(missing, fuzzy)):
+    fuzzy = solve(grid, words, max_mismatches=1, alternatives=alternatives)
+    candidates = []  # (score, word index, occurrence)
+    for k, res in enumerate(fuzzy):
         for occ in res.occurrences:
-            if len(occ.mismatches) != 1:
-                continue
-            score = _candidate_score(occ, len(occ.cells), confidence, alternatives)
-            if score is not None:
-                candidates.append((score, order, i, occ))
+            if len(occ.mismatches) == 1:
+                score = _candidate_score(occ, len(occ.cells), confidence, alternatives)
+                if score is not None:
+                    candidates.append((score, k, occ))
     candidates.sort(key=lambda cand: (-cand[0], cand[1]))
-
     accepted: dict[int, Occurrence] = {}
-    for _score, _order, i, occ in candidates:
-        if i in accepted:
+    for _score, k, occ in candidates:
+        if k in accepted:
             continue
-        need = _cell_letters(occ, rows)
+        need = _cell_letters(occ, grid)
         if all(fixed.get(cell, letter) == letter for cell, letter in need.items()):
             fixed.update(need)
-            accepted[i] = occ
+            accepted[k] = occ
+    return accepted
 
-    corrections = {}
+
+def solve_and_repair(letters: list[list[str]], words: list[str], confidence: np.ndarray,
+                     alternatives=None) -> Repaired:
+    """Find `words` in the read grid, repairing at most one misread cell per word and round.
+
+    Corrections made in one round are in the grid for the next (up to MAX_ROUNDS), so a word with two misread
+    cells is found when another word has already corrected one of them; its result lists every cell where the
+    OCR's letter differs from the word's. `letters`: R x C single letters; `confidence`: (R, C) 0..1;
+    `alternatives`: R x C dicts {letter: confidence}.
+    """
+    read = [list(row) for row in letters]
+    if not words:
+        return Repaired([], read, [])
+    results = solve(read, words)
+    grid = [row[:] for row in read]
+    # Cells an exact hit relies on keep their letter.
+    fixed = {tuple(cell): read[cell[0]][cell[1]] for res in results if res.found for cell in res.cells}
     final = list(results)
+    missing = [i for i, res in enumerate(results) if not res.found]
+    corrections: dict[tuple[int, int], Mismatch] = {}
+    for _round in range(MAX_ROUNDS):
+        if not missing:
+            break
+        accepted = _repair_round(grid, [results[i].word for i in missing], fixed, confidence, alternatives)
+        if not accepted:
+            break
+        for k, occ in accepted.items():
+            for miss in occ.mismatches:
+                (r, c) = cell = (int(miss.cell[0]), int(miss.cell[1]))
+                corrections[cell] = Mismatch(cell, read[r][c], miss.needed)
+                grid[r][c] = miss.needed
+            word_cells = [(int(r), int(c)) for r, c in occ.cells]
+            misses = tuple(corrections[cell] for cell in word_cells if cell in corrections)
+            final[missing[k]] = WordResult(results[missing[k]].word, [replace(occ, mismatches=misses)])
+        missing = [i for k, i in enumerate(missing) if k not in accepted]
     for i in missing:
-        occ = accepted.get(i)
-        final[i] = WordResult(results[i].word, [occ] if occ is not None else [])
-        if occ is not None:
-            corrections.update({tuple(miss.cell): miss for miss in occ.mismatches})
-    repaired = [row[:] for row in rows]
-    for (r, c), miss in corrections.items():
-        repaired[r][c] = miss.needed
-    return Repaired(final, repaired, list(corrections.values()))
+        final[i] = WordResult(results[i].word, [])
+    return Repaired(final, grid, list(corrections.values()))
