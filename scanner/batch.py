@@ -28,7 +28,7 @@ from scanner import pdf
 from scanner.engine import get_engine
 from scanner.export import encode_image, write_bytes_atomic, write_json_atomic
 from scanner.load import load_image
-from scanner.pipeline import annotate, solve_image
+from scanner.pipeline import DEFAULT_ALPHABET, annotate, solve_image
 from solver.errors import BadInputError, EngineError, OutputError, WordSearchError
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp", ".heic", ".heif"})
@@ -65,6 +65,8 @@ class Options:
     words: tuple[str, ...] | None = None  # None: read each page's own word list
     words_source: str = "argument"
     fmt: str = "png"
+    engine: str = "tesserocr"
+    alphabet: str = DEFAULT_ALPHABET
 
 
 @dataclass
@@ -163,12 +165,12 @@ def expand_inputs(inputs: Iterable[str | Path], outdir: str | Path) -> list[Page
 # The per-page task (runs in a worker process or on a Dask worker)
 
 
-def init_worker(threads: int = 1) -> None:
+def init_worker(threads: int = 1, engine: str = "tesserocr") -> None:
     """Process-pool initializer: leave Ctrl-C to the parent, size thread pools, create the OCR engine once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     cv2.setNumThreads(threads)
     try:
-        get_engine()
+        get_engine(engine)
     except EngineError:
         pass  # each task raises it again and the parent stops the run with the message
 
@@ -207,7 +209,8 @@ def run_page(task: PageTask, options: Options) -> PageOutcome:
         image = load_image(task.input) if task.page is None else pdf.render_page(task.input, task.page)
         load_ms = round((time.perf_counter() - start) * 1000, 1)
         words = list(options.words) if options.words is not None else None
-        puzzles = solve_image(image, source=task.source, words=words, words_source=options.words_source)
+        puzzles = solve_image(image, source=task.source, words=words, words_source=options.words_source,
+                              alphabet=options.alphabet, engine=options.engine)
         outcome = PageOutcome(task, [])
         for k, puzzle in enumerate(puzzles, 1):
             puzzle.timings_ms["load"] = load_ms
@@ -250,7 +253,8 @@ def _key_path(outdir: Path, task: PageTask) -> Path:
 
 
 def _options_json(options: Options) -> dict:
-    return {"words": list(options.words) if options.words is not None else None, "format": options.fmt}
+    return {"words": list(options.words) if options.words is not None else None, "format": options.fmt,
+            "engine": options.engine, "alphabet": options.alphabet}
 
 
 def finished_rows(outdir: Path, task: PageTask, options: Options) -> list[dict] | None:
@@ -311,7 +315,8 @@ def _mp_context() -> multiprocessing.context.BaseContext:
 def _local_pool(tasks: list[PageTask], options: Options, workers: int) -> Iterator[PageOutcome]:
     workers = max(1, min(workers, len(tasks)))
     threads = max(1, (os.cpu_count() or 1) // workers)
-    pool = ProcessPoolExecutor(workers, mp_context=_mp_context(), initializer=init_worker, initargs=(threads,))
+    pool = ProcessPoolExecutor(workers, mp_context=_mp_context(), initializer=init_worker,
+                               initargs=(threads, options.engine))
     try:
         pending: dict[Future, PageTask] = {pool.submit(run_page, task, options): task for task in tasks}
         while pending:
@@ -399,7 +404,8 @@ def write_answer_keys(path: Path, keys: list[Path], inputs: set[str]) -> None:
 
 
 def run_batch(inputs: Iterable[str | Path], outdir: str | Path, *, words: list[str] | None = None,
-              words_source: str = "argument", fmt: str = "png", workers: int | None = None, force: bool = False,
+              words_source: str = "argument", fmt: str = "png", engine: str = "tesserocr",
+              alphabet: str = DEFAULT_ALPHABET, workers: int | None = None, force: bool = False,
               dask_address: str | None = None, progress: bool = False) -> BatchReport:
     """Solve every page of `inputs` into `outdir`: per puzzle `<name>[-p<page>]-<k>.<fmt>` and `.json`, plus
     summary.csv and answer-keys.pdf. Bad pages are recorded, not raised; EngineError stops the run (nothing
@@ -412,7 +418,7 @@ def run_batch(inputs: Iterable[str | Path], outdir: str | Path, *, words: list[s
     if not tasks:
         raise BadInputError(f"no images or PDFs found in {', '.join(map(str, inputs))}")
     input_files = {t.input for t in tasks}
-    options = Options(tuple(words) if words is not None else None, words_source, fmt)
+    options = Options(tuple(words) if words is not None else None, words_source, fmt, engine, alphabet)
     try:
         outdir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -146,12 +146,17 @@ cli.add_command(boggle_command)
 @click.option("--workers", type=click.IntRange(min=1), help="Worker processes (default: one per CPU).")
 @click.option("--format", "fmt", type=click.Choice(["png", "jpg", "pdf"]), default="png", show_default=True,
               help="File type of the annotated pages.")
+@click.option("--engine", type=click.Choice(["tesserocr", "pytesseract"]), default="tesserocr", show_default=True,
+              help="OCR engine (see solve).")
+@click.option("--alphabet", default="ABCDEFGHIJKLMNOPQRSTUVWXYZ", show_default=True,
+              help="The letters a grid cell may hold.")
 @click.option("--force", is_flag=True, help="Redo pages that an earlier run finished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run summary as JSON on stdout.")
 @click.option("--dask", "dask_address", metavar="ADDRESS",
               help="Run the pages on a Dask cluster (e.g. tcp://host:8786) instead of local processes.")
 def batch_command(inputs: tuple[Path, ...], outdir: Path, words_text: str | None, words_file: Path | None,
-                  workers: int | None, fmt: str, force: bool, as_json: bool, dask_address: str | None) -> None:
+                  workers: int | None, fmt: str, engine: str, alphabet: str, force: bool, as_json: bool,
+                  dask_address: str | None) -> None:
     """Solve every puzzle in INPUT... (images; folders, searched recursively; PDFs, one page per puzzle sheet).
 
     Writes, per puzzle, the annotated page and its JSON (NAME[-pPAGE]-K.png/.json), then summary.csv and
@@ -171,8 +176,9 @@ def batch_command(inputs: tuple[Path, ...], outdir: Path, words_text: str | None
     if words == []:
         raise NoWordsError(f"nothing to search for: {words_file or '--words'} holds no words")
     try:
-        report = run_batch(inputs, outdir, words=words, words_source=words_source, fmt=fmt, workers=workers,
-                           force=force, dask_address=dask_address, progress=sys.stderr.isatty())
+        report = run_batch(inputs, outdir, words=words, words_source=words_source, fmt=fmt, engine=engine,
+                           alphabet=alphabet, workers=workers, force=force, dask_address=dask_address,
+                           progress=sys.stderr.isatty())
     except KeyboardInterrupt:
         click.echo(f"finished pages are kept in {outdir}; run the same command again to do the rest", err=True)
         raise
