@@ -54,7 +54,9 @@ def _cost(misses: tuple[Mismatch, ...], alternatives: Alternatives | None) -> fl
     """Sum over mismatches of 1 - confidence that the cell could be read as the needed letter."""
     total = 0.0
     for m in misses:
-        options = alternatives[m.cell[0]][m.cell[1]] if alternatives else {}
+        (r, c), options = m.cell, {}
+        if alternatives and r < len(alternatives) and c < len(alternatives[r]):
+            options = alternatives[r][c] or {}
         conf = max((v for k, v in options.items() if k.upper() == m.needed), default=0.0)
         total += 1.0 - min(max(conf, 0.0), 1.0)
     return total
