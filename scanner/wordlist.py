@@ -19,8 +19,10 @@ import numpy as np
 
 from solver.errors import NoWordsError
 
-TARGET_INK_PX = 30.0
+TARGET_INK_PX = 24.0
 """Median height of the page's letter blobs after scaling (Tesseract reads text best at roughly this size)."""
+WORK_PIXELS = 3_000_000
+"""The page around the grid is first resampled to at most this size (upright view, before any upscaling)."""
 MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
 REACH = 1.0
@@ -33,7 +35,7 @@ SENTENCE_WORDS = 4
 """A run of this many words at normal spacing is a sentence (instructions, captions), not a list entry."""
 MAX_ENTRY_WORDS = 3
 MIN_CONF = 40.0
-"""Entries read less confidently than this are dropped unless the grid has them as read."""
+"""Entries read less confidently than this are dropped unless the grid vouches for them (``_confirmed``)."""
 TRUSTED_CONF = 90.0
 """An entry read this confidently is not corrected to a grid string that is not a word (the grid was misread)."""
 WORDLIKE_CONF = 80.0
@@ -96,7 +98,8 @@ def clean_entry(raw: str) -> str | None:
     """The list entry in ``raw`` with numbering, bullets and stray marks removed; None when it holds no word.
 
     Keeps letters (accented too), inner spaces, hyphens and apostrophes; digits inside a word are read as the
-    letters they resemble (``P1G`` -> ``PIG``); a bare number (page number) is not an entry.
+    letters they resemble (``P1G`` -> ``PIG``), an entry mostly in capitals is put all in capitals (``KIwI``); a
+    bare number (page number) is not an entry.
     """
     text = unicodedata.normalize("NFC", raw).strip()
     text = LEADER.sub("", text, count=1)
@@ -110,7 +113,10 @@ def clean_entry(raw: str) -> str | None:
         if token:
             tokens.append(token)
     out = " ".join(tokens)
-    return out if sum(ch.isalpha() for ch in out) >= 2 else None
+    letters = [ch for ch in out if ch.isalpha()]
+    if sum(ch.isupper() for ch in letters) >= 0.75 * len(letters):
+        out = out.upper()  # printed in capitals, one letter read in lower case: KIwI
+    return out if len(letters) >= 2 else None
 
 
 def grid_key(word: str, ascii_only: bool = True) -> str:
@@ -328,12 +334,20 @@ def _ink_height(flat: np.ndarray) -> float | None:
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
              pitch: float | None) -> tuple[np.ndarray, np.ndarray]:
     """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px)."""
-    gray = image.min(axis=2) if image.ndim == 3 else image
+    if image.ndim == 3:  # the darkest channel: coloured print (orange, pink, red) turns dark like black print
+        b, g, r = cv2.split(image)
+        gray = cv2.min(cv2.min(b, g), r)
+    else:
+        gray = image
     T, size = _fit(_page_transform(image.shape, main), image.shape)
     if main is not None:
         T, size = _window(T, size, main)
+    shrink = min(1.0, float(np.sqrt(WORK_PIXELS / max(size[0] * size[1], 1))))
+    if shrink < 1.0:  # big photos: their print is large, and flattening 12 MP would cost seconds
+        T = np.diag([shrink, shrink, 1.0]) @ T
+        size = (max(1, int(size[0] * shrink)), max(1, int(size[1] * shrink)))
     gray = cv2.warpPerspective(gray, T, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                               borderValue=float(np.median(gray)))
+                               borderValue=float(np.median(gray[::4, ::4])))
     masks = []
     for quad in grids:
         q = cv2.perspectiveTransform(np.asarray(quad, np.float64)[None], T)[0]
@@ -520,9 +534,9 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
     """(indices of the entries that form the word list in reading order, whether the grid vouched for them).
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters,
-    or near a grid string with 5+). When the grid confirms no block (a badly read grid), the block with the most
+    or near a grid string with 5+; these are kept however unsure the OCR was). When the grid confirms no block (a badly read grid), the block with the most
     confidently read dictionary words is taken if it has at least three and they make most of it. Within it, entries far off the list's text height or read with low confidence are
-    dropped unless the grid has them as read; an entry the grid does not have at all (a misprint, or a stray
+    dropped unless the grid vouches for them; an entry the grid does not have at all (a misprint, or a stray
     caption) is kept only when it is short, read confidently and lines up with a column of confirmed entries.
     Entries of fewer than three letters never get this far (``_candidates``): grids hold any pair by chance.
     """
@@ -545,7 +559,7 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
             e, (entry, status) = entries[i], judged[i]
             if not 0.55 < e.height / med < 1.6:
                 continue
-            if e.conf < MIN_CONF and not (status == "exact" and len(grid_key(entry.word)) >= 3):
+            if e.conf < MIN_CONF and not _confirmed(judged[i]):
                 continue
             if status == "absent" and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
                                            and e.conf >= ABSENT_CONF and 0.75 < e.height / med < 1.33

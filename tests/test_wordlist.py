@@ -40,6 +40,8 @@ GRID = [
     ("fum\u00e9e", "fum\u00e9e"),
     ("P1G", "PIG"),
     ("SP0ON", "SPOON"),
+    ("KIwI", "KIWI"),
+    ("Kiwi", "Kiwi"),
     ("12", None),
     ("~", None),
     ("a", None),
