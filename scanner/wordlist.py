@@ -568,12 +568,25 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
             keep.append(i)
     seen: set[str] = set()
     ordered = []
-    for i in sorted(keep, key=lambda i: (entries[i].box[1], entries[i].box[0])):
+    for i in _reading_order(keep, entries):
         key = grid_key(judged[i][0].word)
         if key not in seen:
             seen.add(key)
             ordered.append(i)
     return ordered, trusted
+
+
+def _reading_order(indices: list[int], entries: list[_Entry]) -> list[int]:
+    """The entries column by column (columns: runs of overlapping x ranges), top to bottom in each: the order a
+    list printed in columns is numbered in."""
+    columns: list[tuple[float, list[int]]] = []
+    for i in sorted(indices, key=lambda i: entries[i].box[0]):
+        x0, x1 = entries[i].box[0], entries[i].box[2]
+        if columns and x0 < columns[-1][0]:
+            columns[-1] = (max(columns[-1][0], x1), columns[-1][1] + [i])
+        else:
+            columns.append((x1, [i]))
+    return [i for _, column in columns for i in sorted(column, key=lambda i: entries[i].box[1])]
 
 
 def _aligned(e: _Entry, others: list[_Entry]) -> bool:

@@ -222,3 +222,19 @@ def test_cli_words_image_and_missing_list(tmp_path, capsys):
     assert main(["solve", str(page)]) == 5
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"wordsearch: error: no word list found in {page}; give the words with --words or --words-file"]
+
+
+def test_two_puzzles_on_a_sheet_each_read_their_own_list():
+    """A two-up sheet: each grid gets the list printed under it (the other grid masked, the other list not
+    vouched for by this grid), in the printed column order."""
+    rng = np.random.default_rng(5)
+    pages = []
+    for theme in ("Fruits", "Ocean"):
+        puzzle = synth.make_puzzle(rng, 12, 12, synth.THEMES[theme][:12])
+        pages.append(synth.render_page(puzzle, cell_px=36, word_list_layout="below", title=theme))
+    sheet, truth = synth.compose_pages(pages, columns=2)
+    locs = [_loc(t) for t in truth["puzzles"]]
+    for k, t in enumerate(truth["puzzles"]):
+        others = [loc for j, loc in enumerate(locs) if j != k]
+        wl = read_word_list(sheet, locs[k], t["grid"], source="sheet.png", other_grids=others)
+        assert [grid_key(w) for w in wl.words] == [grid_key(w) for w in t["words"]]
