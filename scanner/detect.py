@@ -28,6 +28,11 @@ SMALL_SIDE = 800
 """Images with a shorter long side are enlarged (up to 3x) for detection."""
 MAX_BLOBS = 4000
 """Most blobs considered (a fine texture can make tens of thousands)."""
+MAX_CLUSTERS = 4
+"""Largest linked clusters fitted per pitch hypothesis."""
+MAX_RESID = 0.12
+"""Largest RMS distance (pitches) of letters from their lattice nodes: printed grids sit far tighter (corpus
+<= 0.08); prose in a proportional font that happens to line up does not."""
 MIN_SIDE_CELLS = 4
 """Smallest accepted grid: this many rows and columns."""
 NODE_TOL = 0.33
@@ -73,6 +78,7 @@ class _Lattice:
     resid: float  # RMS distance (pitches) of those blobs from their nodes
     width_frac: float  # median letter width / column pitch
     blob_ids: np.ndarray  # indices of those blobs
+    uniform: float  # share of those blobs within 15% of their median height (capitals are alike; prose is not)
     inverted: bool = False
 
     @property
@@ -127,8 +133,21 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         if chosen and not _unmistakable(lat, chosen[0]):
             continue
         chosen.append(lat)
-    return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=lat.inverted)
-            for lat in chosen]
+    return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols,
+                         inverted=_light_on_dark(work, lat.corners())) for lat in chosen]
+
+
+def _light_on_dark(gray: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the grid's letters are lighter than its background: most of a grid's area is background, so its
+    median is near the background's level. (The ink polarity a lattice was found with does not tell: halos
+    around white letters also form a lattice.)"""
+    region = np.zeros(gray.shape, np.uint8)
+    cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 1)
+    values = gray[region.astype(bool)]
+    if values.size == 0:
+        return False
+    lo, mid, hi = np.percentile(values, [2, 50, 98])
+    return bool(mid < (lo + hi) / 2)
 
 
 def _unmistakable(lat: _Lattice, first: _Lattice) -> bool:
@@ -348,7 +367,8 @@ def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float, claimed: 
         adj[c].append((a, -dc, -dr))
     seen = np.full(n, -1, dtype=np.int64)
     idx = np.zeros((n, 2), dtype=np.int64)
-    out = []
+    out: list[_Lattice] = []
+    clusters: list[np.ndarray] = []
     for start in range(n):
         if seen[start] >= 0 or not adj[start]:
             continue
@@ -363,8 +383,11 @@ def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float, claimed: 
                     idx[c] = idx[a] + (dc, dr)
                     members.append(c)
                     stack.append(c)
-        m = np.array(members)
-        if len(m) < 12 or claimed[m].mean() > 0.5:
+        if len(members) >= 12:
+            clusters.append(np.array(members))
+    clusters.sort(key=len, reverse=True)
+    for m in clusters[:MAX_CLUSTERS]:
+        if len(m) < 0.2 * len(clusters[0]) or claimed[m].mean() > 0.5:
             continue
         lat = _fit_lattice(b, m, idx[m].astype(np.float64))
         if lat is not None:
@@ -479,7 +502,12 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     mid = _apply(H, np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], [(lo[0] + hi[0]) / 2 + 1, (lo[1] + hi[1]) / 2]]))
     width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6)
     lat = _Lattice(H=H, c0=lo[0], c1=hi[0], r0=lo[1], r1=hi[1], letter_h=letter_h, nodes=nodes,
-                   resid=resid, width_frac=width_frac, blob_ids=np.flatnonzero(inside))
-    if lat.rows < MIN_SIDE_CELLS or lat.cols < MIN_SIDE_CELLS or lat.fill < 0.6:
+                   resid=resid, width_frac=width_frac, blob_ids=np.flatnonzero(inside),
+                   uniform=float(np.mean(np.abs(hrel[inside] / np.median(hrel[inside]) - 1) < 0.15)))
+    if lat.rows < MIN_SIDE_CELLS or lat.cols < MIN_SIDE_CELLS or lat.fill < 0.6 or lat.resid > MAX_RESID:
         return None
+    if lat.resid > 0.08 and lat.fill < 0.88 and lat.uniform < 0.75:
+        return None  # loose, gappy and of mixed letter heights at once: lines of prose that happen to align
+    if min(lat.rows, lat.cols) < 8 and (lat.resid > 0.07 or lat.fill < 0.85 or lat.uniform < 0.75):
+        return None  # a small patch must be a clean one (prose lines align by chance over a few letters)
     return lat
