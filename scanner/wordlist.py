@@ -23,6 +23,8 @@ TARGET_INK_PX = 24.0
 """Median height of the page's letter blobs after scaling (Tesseract reads text best at roughly this size)."""
 WORK_PIXELS = 3_000_000
 """The page around the grid is first resampled to at most this size (upright view, before any upscaling)."""
+INK_QUANTILE = 0.5
+"""TARGET_INK_PX is aimed at this quantile of the (height-weighted) blob heights."""
 MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
 REACH = 1.0
@@ -318,8 +320,8 @@ def _stretch(flat: np.ndarray) -> np.ndarray:
 
 
 def _ink_height(flat: np.ndarray) -> float | None:
-    """Typical height of the letter-like ink blobs of a flattened page (size and fill of a glyph; specks,
-    rules and artwork fail one test or the other); None when there are none."""
+    """Height of the smaller letter-like ink blobs of a flattened page (INK_QUANTILE of them, height-weighted;
+    specks, rules and artwork fail the size or fill tests); None when there are none."""
     n, _, stats, _ = cv2.connectedComponentsWithStats((flat < 170).astype(np.uint8), connectivity=8)
     h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
     keep = (h >= 6) & (h <= flat.shape[0] / 6) & (w <= 2 * h) & (area >= 12) & (area <= 0.9 * h * w) & (
@@ -328,7 +330,7 @@ def _ink_height(flat: np.ndarray) -> float | None:
         return None
     h = np.sort(h[keep]).astype(np.float64)
     cum = np.cumsum(h)  # height-weighted: a letter outweighs a speck that just passed the tests
-    return float(h[np.searchsorted(cum, cum[-1] / 2)])
+    return float(h[np.searchsorted(cum, INK_QUANTILE * cum[-1])])
 
 
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
@@ -673,11 +675,16 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
                    other_grids=()) -> WordList:
     """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
 
-    ``loc=None`` reads the whole image as the list (``--words-image``). ``letters``: the grid's rows as read,
-    the judge for corrections. ``other_grids``: further GridLocations on the page, masked out like ``loc``.
-    Raises NoWordsError when no list is found or what is found does not match the grid at all.
+    ``loc=None`` reads the whole image as the list (``--words-image``; any grid found on it is masked out).
+    ``letters``: the grid's rows as read, the judge for corrections. ``other_grids``: further GridLocations on
+    the page, masked out like ``loc``. Raises NoWordsError when no list is found or what is found is neither
+    vouched for by the grid nor reads as a list of words.
     """
     engine = _text_engine(engine)
+    if loc is None and not other_grids:
+        from scanner.detect import find_grids
+
+        other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
     pitch = None
     if loc is not None:

@@ -238,3 +238,12 @@ def test_two_puzzles_on_a_sheet_each_read_their_own_list():
         others = [loc for j, loc in enumerate(locs) if j != k]
         wl = read_word_list(sheet, locs[k], t["grid"], source="sheet.png", other_grids=others)
         assert [grid_key(w) for w in wl.words] == [grid_key(w) for w in t["words"]]
+
+
+def test_words_image_of_a_whole_page_ignores_its_grid():
+    """--words-image given a picture of the whole page: the grid on it is found and masked, so its rows are not
+    read as entries; the list is read in printed order."""
+    puzzle = synth.make_puzzle(np.random.default_rng(3), 12, 12, synth.THEMES["Space"][:12])
+    image, truth = synth.render_page(puzzle, cell_px=40, word_list_layout="below", title="Space Word Search")
+    wl = read_word_list(image, None, truth["grid"], source="page.png")
+    assert [grid_key(w) for w in wl.words] == [grid_key(w) for w in truth["words"]]
