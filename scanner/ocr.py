@@ -23,7 +23,6 @@ GAP = 20  # white space between slots of the composite
 LINE_GAP = 28  # white space between its lines (room for tails and accents)
 INK_LEVEL = 0.5  # re-threshold a rescaled letter this far from its darkest pixel to the paper
 MIN_STROKE = 5  # px: narrower letters (a thin I) are thickened for Tesseract
-WINDOW = 0.25  # a cell's letter may reach this fraction of a pitch into its neighbours
 MAX_ALTERNATIVES = 3
 ALT_WINDOW = 30.0  # alternatives: choices within this many points (0..100) of the best
 CAL_ZERO, CAL_SPAN = 0.38, 0.6  # see calibrate()
@@ -107,54 +106,45 @@ def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
     return ink
 
 
-def letter_mask(ink: np.ndarray, cell: tuple[int, int, int, int]) -> tuple[int, int, np.ndarray] | None:
-    """The letter of one cell: (top, left, boolean mask cropped to the letter) in ``ink`` coordinates, or
-    None when the cell holds no letter.
+def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
+    """The letter of each cell that has one: (top, left, boolean mask cropped to the letter) in ``ink``
+    coordinates.
 
-    ``cell`` is (x0, y0, x1, y1). The letter is the largest blob near the cell centre plus the pieces that
-    belong to it (accents, the tail of a Q, strokes broken by thresholding); blobs centred outside the cell
-    (neighbours), thin blobs along the cell border (grid-line remnants) and specks are dropped.
+    Every ink blob belongs to the cell holding its centre. A cell's letter is its largest blob near the
+    centre plus the pieces that belong to it (accents, the tail of a Q, strokes broken by thresholding);
+    thin blobs along the cell border (grid-line remnants) and specks are dropped.
     """
-    x0, y0, x1, y1 = cell
-    pitch = max(x1 - x0, y1 - y0)
-    pad = int(round(WINDOW * pitch))
-    wx0, wy0 = max(0, x0 - pad), max(0, y0 - pad)
-    wx1, wy1 = min(ink.shape[1], x1 + pad), min(ink.shape[0], y1 + pad)
-    window = ink[wy0:wy1, wx0:wx1]
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(window, connectivity=8)
-    if n <= 1:
-        return None
-    cx, cy = (x0 + x1) / 2 - wx0, (y0 + y1) / 2 - wy0
-    half = pitch / 2
-    speck = max(3.0, (0.05 * pitch) ** 2)
-    candidates = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        dx, dy = (centres[i][0] - cx) / half, (centres[i][1] - cy) / half
-        if area < speck or max(abs(dx), abs(dy)) > 1.0:
-            continue
-        thin = min(w, h) < 0.12 * pitch
-        near_border = max(abs(dx), abs(dy)) > 0.7
-        if thin and near_border and max(w, h) > 0.3 * pitch:  # a grid-line remnant
-            continue
-        candidates.append((i, area * max(0.05, 1.0 - np.hypot(dx, dy) / 1.2)))
-    if not candidates:
-        return None
-    main = max(candidates, key=lambda item: item[1])[0]
-    mx, my, mw, mh, marea = stats[main]
-    keep = [main]
-    for i, _ in candidates:
-        if i == main:
-            continue
-        x, y, w, h, area = stats[i]
-        gap_x = max(0, max(x, mx) - min(x + w, mx + mw))
-        gap_y = max(0, max(y, my) - min(y + h, my + mh))
-        if area >= 0.06 * marea and gap_x <= max(2.0, 0.08 * pitch) and gap_y <= 0.25 * pitch:
-            keep.append(i)
-    boxes = stats[keep]
-    y0, x0 = boxes[:, 1].min(), boxes[:, 0].min()
-    y1, x1 = (boxes[:, 1] + boxes[:, 3]).max(), (boxes[:, 0] + boxes[:, 2]).max()
-    return int(wy0 + y0), int(wx0 + x0), np.isin(labels[y0:y1, x0:x1], keep)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    x, y, w, h, area = (stats[1:, i].astype(np.float64) for i in range(5))
+    col = (centres[1:, 0] // cell_px).astype(int)
+    row = (centres[1:, 1] // cell_px).astype(int)
+    half = cell_px / 2
+    dx = (centres[1:, 0] - (col + 0.5) * cell_px) / half
+    dy = (centres[1:, 1] - (row + 0.5) * cell_px) / half
+    remnant = (np.minimum(w, h) < 0.12 * cell_px) & (np.maximum(abs(dx), abs(dy)) > 0.7) & \
+              (np.maximum(w, h) > 0.3 * cell_px)
+    usable = (area >= max(3.0, (0.05 * cell_px) ** 2)) & ~remnant & (row >= 0) & (row < rows) & \
+             (col >= 0) & (col < cols)
+    score = area * np.maximum(0.05, 1.0 - np.hypot(dx, dy) / 1.2)
+    by_cell: dict[tuple[int, int], list[int]] = {}
+    for i in np.nonzero(usable)[0]:
+        by_cell.setdefault((int(row[i]), int(col[i])), []).append(int(i))
+    found = {}
+    bridge = max(2.0, 0.08 * cell_px)
+    for cell, members in by_cell.items():
+        main = max(members, key=lambda i: score[i])
+        keep = [main]
+        for i in members:
+            if i == main or area[i] < 0.06 * area[main]:
+                continue
+            gap_x = max(0.0, max(x[i], x[main]) - min(x[i] + w[i], x[main] + w[main]))
+            gap_y = max(0.0, max(y[i], y[main]) - min(y[i] + h[i], y[main] + h[main]))
+            if gap_x <= bridge and gap_y <= 0.25 * cell_px:
+                keep.append(i)
+        top, left = int(min(y[keep])), int(min(x[keep]))
+        bottom, right = int(max(y[keep] + h[keep])), int(max(x[keep] + w[keep]))
+        found[cell] = top, left, np.isin(labels[top:bottom, left:right], [i + 1 for i in keep])
+    return found
 
 
 def letter_image(flat: np.ndarray, top: int, left: int, mask: np.ndarray, scale: float) -> np.ndarray:
@@ -172,7 +162,8 @@ def letter_image(flat: np.ndarray, top: int, left: int, mask: np.ndarray, scale:
     sy1, sx1 = min(flat.shape[0], y0 + h + 2), min(flat.shape[1], x0 + w + 2)
     gray[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = flat[sy0:sy1, sx0:sx1]
     gray[near == 0] = 255
-    darkest = float(np.percentile(gray[1:-1, 1:-1][mask], 5))
+    values = gray[1:-1, 1:-1][mask]
+    darkest = float(np.partition(values, len(values) // 20)[len(values) // 20])  # 5th percentile
     scale = min(scale, 1.5 * LETTER_PX / h, 1.6 * LETTER_PX / w)
     size = (max(1, round(gray.shape[1] * scale)), max(1, round(gray.shape[0] * scale)))
     big = cv2.resize(gray, size, interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
@@ -227,12 +218,7 @@ def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int,
     All letters get the same scale (the median letter height becomes LETTER_PX), so Q's tail, a narrow I
     or an accent keep their proportions; offsets are measured from the row's median letter top.
     """
-    found = {}
-    for r in range(rows):
-        for c in range(cols):
-            letter = letter_mask(ink, (c * cell_px, r * cell_px, (c + 1) * cell_px, (r + 1) * cell_px))
-            if letter is not None:
-                found[r, c] = letter
+    found = letter_masks(ink, rows, cols, cell_px)
     if not found:
         return {}
     scale = LETTER_PX / float(np.median([mask.shape[0] for _, _, mask in found.values()]))
