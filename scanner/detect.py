@@ -274,16 +274,16 @@ def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 
 def _neighbours(b: _Blobs, k: int = 8) -> tuple[np.ndarray, np.ndarray]:
-    """Indices (i, j) of each blob's k nearest neighbours."""
+    """Indices (i, j) of each blob's k nearest neighbours (FLANN k-d tree)."""
     pts = np.c_[b.x, b.y].astype(np.float32)
     n = len(pts)
     k = min(k, n - 1)
-    out = np.empty((n, k), dtype=np.int64)
-    for s in range(0, n, 512):
-        d = ((pts[s:s + 512, None, :] - pts[None, :, :]) ** 2).sum(-1)
-        d[np.arange(d.shape[0]), np.arange(s, s + d.shape[0])] = np.inf
-        out[s:s + 512] = np.argpartition(d, k - 1, axis=1)[:, :k]
-    return np.repeat(np.arange(n), k), out.ravel()
+    index = cv2.flann_Index(pts, {"algorithm": 1, "trees": 1})
+    found, _ = index.knnSearch(pts, k + 1, params={"checks": 64})
+    found = found.astype(np.int64)
+    is_self = found == np.arange(n)[:, None]
+    is_self[~is_self.any(1), k] = True  # self not listed (duplicate points): drop the farthest instead
+    return np.repeat(np.arange(n), k), found[~is_self].reshape(n, k).ravel()
 
 
 def _angle_mod90(vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
@@ -430,24 +430,28 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         # (thin, or small and on a cell boundary).
         boundary = (np.abs(uv - rnd) > 0.35).any(1) & (area < 0.4 * letter[1])
         solid = size_ok & ~b.slender & (area > 0.15 * letter[1]) & ~boundary
+        # Rows and columns are judged on the blobs around the current rectangle only (speed).
+        near = np.flatnonzero(((uv > np.array(lo) - 1.5) & (uv < np.array(hi) + 1.5)).all(1))
+        n_uv, n_rnd, n_on, n_size, n_solid = uv[near], rnd[near], on[near], size_ok[near], solid[near]
+        n_hrel, n_extent, n_plain = hrel[near], extent[near], ~b.slender[near] & ~boundary[near]
 
         def quality(axis: int, k: int) -> int:
             """2: row/column k (axis 1/0) is grid-like; 1: tolerable inside a grid; 0: not part of it."""
-            other = uv[:, 1 - axis]
-            band = (np.abs(uv[:, axis] - k) < 0.5) & (other > lo[1 - axis] - 0.5) & (other < hi[1 - axis] + 0.5)
-            inside = band & size_ok
-            hits = inside & on
+            other = n_uv[:, 1 - axis]
+            band = (np.abs(n_uv[:, axis] - k) < 0.5) & (other > lo[1 - axis] - 0.5) & (other < hi[1 - axis] + 0.5)
+            inside = band & n_size
+            hits = inside & n_on
             span = hi[1 - axis] - lo[1 - axis] + 1
-            nodes = len(np.unique(rnd[hits, 1 - axis]))
+            nodes = len(np.unique(n_rnd[hits, 1 - axis]))
             if nodes < 0.3 * span:
                 return 0
-            off = np.count_nonzero(inside & ~on & solid)
-            ratio = float(np.median(hrel[hits]))
+            off = np.count_nonzero(inside & ~n_on & n_solid)
+            ratio = float(np.median(n_hrel[hits]))
             # Words in a line of text nearly touch (lower-case letters too); grid letters are a pitch apart.
-            sel = np.flatnonzero(band & ~b.slender & (hrel > 0.3) & ~boundary)
+            sel = np.flatnonzero(band & n_plain & (n_hrel > 0.3))
             sel = sel[np.argsort(other[sel])]
             step = np.diff(other[sel])
-            gaps = step - (extent[sel[1:], 1 - axis] + extent[sel[:-1], 1 - axis]) / 2
+            gaps = step - (n_extent[sel[1:], 1 - axis] + n_extent[sel[:-1], 1 - axis]) / 2
             text = np.count_nonzero((gaps < 0.12) & (step > 0.3)) >= max(2, 0.25 * len(sel))  # not pieces of one letter
             if text or off > 0.5 * nodes + 1 or not 0.7 < ratio < 1.4:
                 return 0
