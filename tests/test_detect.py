@@ -1,0 +1,202 @@
+"""scanner.detect: the grid's shape must be exactly right, its corners close, and nothing else taken for a grid.
+
+Data: every word-search image of ../shared/corpus (skipped when absent), hand-picked synthetic conditions from
+scanner.synth (rendered pages and simulated photos with known corners), a sweep of synth.random_case seeds, and
+images with no puzzle at all.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from scanner import synth
+from scanner.detect import GridLocation, find_grid, find_grids, rectify
+from scanner.load import load_image
+from solver.errors import NoGridError
+
+from conftest import corpus_items
+
+CORNER_TOL = 0.35
+"""Largest accepted corner error, in cell pitches."""
+
+WORDS = ["APPLE", "BANANA", "CHERRY", "GRAPE", "LEMON", "MANGO", "PEACH", "MELON"]
+
+
+@pytest.mark.parametrize("path,truth", corpus_items(), ids=lambda v: getattr(v, "name", ""))
+def test_corpus_grid_shape_exact(path, truth) -> None:
+    """Threshold: 100% - every corpus word search must give exactly its rows x cols as the largest grid."""
+    loc = find_grid(load_image(path), str(path))
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"])
+    assert loc.inverted == ("WHITE letters" in truth.get("notes", ""))
+
+
+def _page(rows: int, cols: int, seed: int = 1, **render) -> tuple[np.ndarray, dict]:
+    rng = np.random.default_rng(seed)
+    puzzle = synth.make_puzzle(rng, rows, cols, [w for w in WORDS if len(w) <= max(rows, cols)])
+    return synth.render_page(puzzle, **render)
+
+
+def _font(name: str) -> str:
+    path = next((str(p) for p in synth.FONT_DIR.rglob(name)), None)
+    if path is None:
+        pytest.skip(f"font {name} not installed")
+    return path
+
+
+def _corner_error(loc: GridLocation, truth: dict) -> float:
+    true = np.asarray(truth["corners"], dtype=np.float64)
+    pitch = np.linalg.norm(true[1] - true[0]) / truth["cols"]
+    return float(np.max(np.linalg.norm(loc.corners - true, axis=1)) / pitch)
+
+
+CASES = {
+    "lined-clean": dict(rows=15, cols=15, render=dict(font="DejaVuSans.ttf", lined=True)),
+    "gridless-serif-list-right": dict(rows=12, cols=16, render=dict(
+        font="LiberationSerif-Regular.ttf", lined=False, word_list_layout="right")),
+    "thick-frame-mono": dict(rows=10, cols=10, render=dict(font="DejaVuSansMono.ttf", lined=True, frame=6)),
+    "inverted-panel": dict(rows=11, cols=11, render=dict(font="DejaVuSans-Bold.ttf", lined=False, inverted=True)),
+    "rectangular-gridless-title": dict(rows=8, cols=14, render=dict(
+        font="FreeSans.ttf", lined=False, title="Fruit Word Search",
+        instructions="Find the words below. Words can go in any direction.")),
+    "photo-tilt-25-perspective": dict(rows=14, cols=14, render=dict(font="LiberationSans-Regular.ttf", lined=True),
+                                      photo=dict(rotation=25, perspective=0.06, blur=1.0, shadow=0.4)),
+    "photo-tilt-minus-15-gridless-blur": dict(rows=13, cols=13, render=dict(font="DejaVuSerif.ttf", lined=False),
+                                              photo=dict(rotation=-15, perspective=0.04, blur=1.5, noise=5)),
+    "photo-small-cells": dict(rows=12, cols=12, render=dict(font="DejaVuSans-Bold.ttf", lined=False, cell_px=40),
+                              photo=dict(rotation=5, perspective=0.03, blur=0.6, out_size=(520, 690),
+                                         page_fill=0.95)),
+    "photo-12mp": dict(rows=15, cols=15, render=dict(font="DejaVuSans.ttf", lined=True, cell_px=64),
+                       photo=dict(rotation=-8, perspective=0.05, blur=2.0, out_size=(4000, 3000))),
+}
+
+
+def _case(name: str) -> tuple[np.ndarray, dict]:
+    spec = CASES[name]
+    render = dict(spec["render"])
+    image, truth = _page(spec["rows"], spec["cols"], font_path=_font(render.pop("font")), **render)
+    if "photo" in spec:
+        image, truth = synth.simulate_photo(image, truth, np.random.default_rng(7), **spec["photo"])
+    return image, truth
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_synthetic_conditions(name: str) -> None:
+    """Each condition: exact shape and every corner within 0.35 pitch of the generator's truth."""
+    image, truth = _case(name)
+    loc = find_grid(image, name)
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"])
+    assert _corner_error(loc, truth) < CORNER_TOL
+    assert loc.inverted == CASES[name]["render"].get("inverted", False)
+
+
+def test_random_cases_sweep() -> None:
+    """Threshold: >= 90% of synth.random_case seeds 0-29 (random fonts, layouts, photo conditions) give the
+    exact shape with corners within 0.35 pitch."""
+    good = 0
+    for seed in range(30):
+        image, truth = synth.random_case(seed)
+        grids = find_grids(image)
+        good += bool(grids) and (grids[0].rows, grids[0].cols) == (truth["rows"], truth["cols"]) \
+            and _corner_error(grids[0], truth) < CORNER_TOL
+    assert good >= 27
+
+
+def _cell_centres_in_rectified(loc: GridLocation, H: np.ndarray, truth: dict, cell_px: int) -> np.ndarray:
+    """Truth cell centres (from the generator's corners) mapped into the rectified image, in cells."""
+    rows, cols = truth["rows"], truth["cols"]
+    unit = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], dtype=np.float32)
+    to_image = cv2.getPerspectiveTransform(unit, np.asarray(truth["corners"], dtype=np.float32))
+    centres = np.array([[c + 0.5, r + 0.5] for r in range(rows) for c in range(cols)], dtype=np.float64)
+    pts = cv2.perspectiveTransform(centres[None], to_image.astype(np.float64))[0]
+    return cv2.perspectiveTransform(pts[None], H)[0] / cell_px
+
+
+def test_rectify_puts_each_letter_in_its_cell() -> None:
+    """On a tilted perspective photo of a gridless page: the truth cell centres land within 0.2 cell of the
+    rectified cell centres, and the ink centroid of >= 95% of rectified cells is within 0.2 cell of its centre."""
+    image, truth = _case("photo-tilt-minus-15-gridless-blur")
+    loc = find_grid(image, "photo")
+    cell = 48
+    rect, H = rectify(image, loc, cell_px=cell)
+    assert rect.shape == (loc.rows * cell, loc.cols * cell) and rect.dtype == np.uint8
+    mapped = _cell_centres_in_rectified(loc, H, truth, cell)
+    expected = np.array([[c + 0.5, r + 0.5] for r in range(loc.rows) for c in range(loc.cols)])
+    assert np.max(np.linalg.norm(mapped - expected, axis=1)) < 0.2
+
+    _, ink = cv2.threshold(rect, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    near = 0
+    for r in range(loc.rows):
+        for c in range(loc.cols):
+            ys, xs = np.nonzero(ink[r * cell:(r + 1) * cell, c * cell:(c + 1) * cell])
+            if len(xs):
+                offset = np.hypot(xs.mean() - cell / 2, ys.mean() - cell / 2) / cell
+                near += offset < 0.2
+    assert near >= 0.95 * loc.rows * loc.cols
+
+
+def test_rectify_inverted_gives_dark_letters_on_light() -> None:
+    image, truth = _case("inverted-panel")
+    loc = find_grid(image, "inverted")
+    rect, _ = rectify(image, loc, cell_px=32)
+    assert rect.shape == (loc.rows * 32, loc.cols * 32)
+    assert np.median(rect) > 128  # mostly light background
+    assert np.percentile(rect, 2) < 100  # with dark letters
+
+
+def test_rectify_homography_maps_corners_to_the_rectified_frame() -> None:
+    image, _ = _case("photo-tilt-25-perspective")
+    loc = find_grid(image, "photo")
+    _, H = rectify(image, loc, cell_px=20)
+    out = cv2.perspectiveTransform(loc.corners[None].astype(np.float64), H)[0]
+    w, h = loc.cols * 20, loc.rows * 20
+    assert np.allclose(out, [[0, 0], [w, 0], [w, h], [0, h]], atol=0.5)
+
+
+def _text_page() -> np.ndarray:
+    """A page of ordinary prose in a proportional font: lots of letters, but no grid."""
+    font = ImageFont.truetype(_font("DejaVuSerif.ttf"), 22)
+    page = Image.new("RGB", (1000, 1300), "white")
+    draw = ImageDraw.Draw(page)
+    words = ("the quick brown fox jumps over a lazy dog while puzzles of letters wait patiently for "
+             "someone to find every hidden word in them").split()
+    rng = np.random.default_rng(3)
+    for line in range(40):
+        text = " ".join(rng.choice(words, size=12))
+        draw.text((40, 40 + 30 * line), text.capitalize(), font=font, fill="black")
+    return np.asarray(page)[:, :, ::-1].copy()
+
+
+def _photo_like() -> np.ndarray:
+    """Smooth colour blotches with some shapes: a 'random photo' with no letters."""
+    rng = np.random.default_rng(5)
+    base = cv2.resize(rng.random((6, 8, 3)).astype(np.float32), (1200, 900), interpolation=cv2.INTER_CUBIC)
+    img = (np.clip(base, 0, 1) * 255).astype(np.uint8)
+    for _ in range(25):
+        centre = tuple(int(v) for v in rng.integers(0, [1200, 900]))
+        cv2.ellipse(img, centre, tuple(int(v) for v in rng.integers(10, 120, 2)), float(rng.integers(0, 180)),
+                    0, 360, tuple(int(v) for v in rng.integers(0, 255, 3)), -1)
+    return img
+
+
+@pytest.mark.parametrize("kind", ["blank", "noise", "photo-like", "prose"])
+def test_no_grid(kind: str) -> None:
+    image = {
+        "blank": lambda: np.full((900, 1200, 3), 255, np.uint8),
+        "noise": lambda: np.random.default_rng(0).integers(0, 256, (900, 1200, 3), dtype=np.uint8),
+        "photo-like": _photo_like,
+        "prose": _text_page,
+    }[kind]()
+    assert find_grids(image) == []
+    with pytest.raises(NoGridError, match=f"^no letter grid found in {kind}.png$"):
+        find_grid(image, f"{kind}.png")
+
+
+def test_grey_input_and_grid_location_fields() -> None:
+    image, truth = _case("lined-clean")
+    loc = find_grid(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), "grey")
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"])
+    assert loc.corners.shape == (4, 2) and loc.corners.dtype == np.float64
+    tl, tr, br, bl = loc.corners
+    assert tl[0] < tr[0] and bl[0] < br[0] and tl[1] < bl[1] and tr[1] < br[1]  # reading order
