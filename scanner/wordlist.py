@@ -20,7 +20,7 @@ import numpy as np
 from solver.errors import NoWordsError
 
 TARGET_INK_PX = 24.0
-"""Median height of the page's letter blobs after scaling (Tesseract reads text best at roughly this size)."""
+"""Height the page's letter blobs are scaled to (LSTM Tesseract reads print well at about this size)."""
 WORK_PIXELS = 3_000_000
 """The page around the grid is first resampled to at most this size (upright view, before any upscaling)."""
 INK_QUANTILE = 0.5
@@ -45,8 +45,9 @@ WORDLIKE_CONF = 80.0
 ABSENT_CONF = 70.0
 """An entry the grid does not have at all must be read at least this confidently to be kept (a misprint)."""
 FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
-LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"
-                    r"|[oO0□]\s+(?=\w\w))")
+LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
+                    r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
+                    r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
 NO_LIST = "no word list found in {source}; give the words with --words or --words-file"
 
@@ -152,7 +153,7 @@ def _variants(key: str, budget: int) -> list[tuple[str, int]]:
     if budget >= 1 and len(key) > 3:
         out += [(key[:i] + key[i + 1:], budget - 1) for i in range(len(key))]
     if budget >= 1:
-        out += [(key[:i] + "E" + key[i:], budget) for i in range(1, len(key))]
+        out += [(key[:i] + "E" + key[i:], budget) for i in range(len(key) + 1)]
     return out
 
 
@@ -201,11 +202,10 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
         return text, "absent"
     best = min(edit_distance(key, m) for m in matches)
     nearest = [m for m in matches if edit_distance(key, m) == best]
-    words = _english()
     if len(nearest) > 1:
         # Strings on one grid line nest (TOASTER, OASTER, XTOASTER): prefer the one that is an English word,
         # then the one as long as the entry read (OCR substitutes letters more often than it adds or drops them).
-        nearest = [m for m in nearest if m.lower() in words] or [m for m in nearest if len(m) == len(key)]
+        nearest = [m for m in nearest if _is_word(m)] or [m for m in nearest if len(m) == len(key)]
         if len(nearest) != 1:
             return text, "ambiguous"
     target = nearest[0]
@@ -536,11 +536,12 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
     """(indices of the entries that form the word list in reading order, whether the grid vouched for them).
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters,
-    or near a grid string with 5+; these are kept however unsure the OCR was). When the grid confirms no block (a badly read grid), the block with the most
-    confidently read dictionary words is taken if it has at least three and they make most of it. Within it, entries far off the list's text height or read with low confidence are
-    dropped unless the grid vouches for them; an entry the grid does not have at all (a misprint, or a stray
-    caption) is kept only when it is short, read confidently and lines up with a column of confirmed entries.
-    Entries of fewer than three letters never get this far (``_candidates``): grids hold any pair by chance.
+    or near a grid string with 5+; these are kept however unsure the OCR was). When the grid confirms no block
+    (a badly read grid), the block with the most confidently read dictionary words is taken if it has at least
+    three and they make half of it. Within a block, entries far off the list's text height or read with low
+    confidence are dropped unless the grid vouches for them; an entry the grid does not have at all (a misprint,
+    or a stray caption) is kept only when it is short, read confidently and lines up with a column of confirmed
+    entries. Entries of fewer than three letters never get here (``_candidates``): grids hold any pair by chance.
     """
     if not entries:
         return [], True
