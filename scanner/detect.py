@@ -79,7 +79,6 @@ class _Lattice:
     width_frac: float  # median letter width / column pitch
     blob_ids: np.ndarray  # indices of those blobs
     uniform: float  # share of those blobs within 15% of their median height (capitals are alike; prose is not)
-    inverted: bool = False
 
     @property
     def rows(self) -> int:
@@ -113,17 +112,17 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         scale, work = 1.0, gray
     lattices: list[_Lattice] = []
     for inverted in _polarities(work):
+        if _clean(lattices):
+            break  # a clean grid already: the other polarity would only add time
         src = 255 - work if inverted else work
         for denoise in (False, True):
             mask = _ink_mask(src, denoise)
             found = _lattices(_letter_blobs(mask))
             if found:
                 found += _lattices(_blobs_without_lines(mask, found[0]))
-            for lat in found:
-                lat.inverted = inverted
             lattices += found
-            if found and max(lat.fill for lat in found) >= 0.97:
-                break  # a clean, full grid: the denoised pass would only find it again
+            if _clean(found):
+                break  # the denoised pass would only find it again
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         quads = [cv2.convexHull(c.corners().astype(np.float32)) for c in chosen]
@@ -148,6 +147,11 @@ def _light_on_dark(gray: np.ndarray, corners: np.ndarray) -> bool:
         return False
     lo, mid, hi = np.percentile(values, [2, 50, 98])
     return bool(mid < (lo + hi) / 2)
+
+
+def _clean(lattices: list[_Lattice]) -> bool:
+    """Whether one of the lattices is a full, regular grid (no need to look further)."""
+    return any(lat.fill >= 0.97 and lat.resid < 0.06 for lat in lattices)
 
 
 def _unmistakable(lat: _Lattice, first: _Lattice) -> bool:
