@@ -85,6 +85,11 @@ class Engine:
         """Read each image as one character (None where nothing is read)."""
         raise NotImplementedError
 
+    def second_opinion(self, chars: list[np.ndarray], whitelist: str | None = None) -> list[str | None]:
+        """Read each image as one character with the LSTM engine (None where nothing is read or the LSTM
+        model is missing): a differently trained reader for cells the legacy engine is unsure of."""
+        raise NotImplementedError
+
 
 def parse_version(text: str) -> tuple[int, int]:
     """(major, minor) from ``tesseract --version`` output or ``tesserocr.tesseract_version()``."""
@@ -162,6 +167,8 @@ class TesserocrEngine(Engine):
         self._api.SetVariable("save_blob_choices", "1")  # keeps the alternatives for GetChoiceIterator
         self._api.SetVariable("chop_enable", "0")  # never split a blob into several letters: 2x faster
         self._lock = threading.Lock()
+        self._tessdata, self._init_vars = tessdata, init_vars
+        self._lstm = None
 
     def _set(self, gray: np.ndarray, psm: int, whitelist: str | None) -> None:
         gray = _as_gray(gray)
@@ -217,6 +224,29 @@ class TesserocrEngine(Engine):
         return out
 
 
+    def second_opinion(self, chars: list[np.ndarray], whitelist: str | None = None) -> list[str | None]:
+        t = self._t
+        with self._lock:
+            if self._lstm is None:
+                try:
+                    self._lstm = t.PyTessBaseAPI(path=str(self._tessdata) + "/", lang=self.lang,
+                                                 oem=t.OEM.LSTM_ONLY, variables=self._init_vars)
+                except RuntimeError:  # a legacy-only model: no second opinion
+                    self._lstm = False
+            if not self._lstm:
+                return [None] * len(chars)
+            self._lstm.SetPageSegMode(t.PSM.SINGLE_CHAR)
+            self._lstm.SetVariable("tessedit_char_whitelist", whitelist or "")
+            out = []
+            for image in chars:
+                image = _as_gray(image)
+                self._lstm.SetImageBytes(image.tobytes(), image.shape[1], image.shape[0], 1, image.shape[1])
+                self._lstm.SetSourceResolution(300)
+                text = self._lstm.GetUTF8Text().strip()
+                out.append(text[:1] or None)
+            return out
+
+
 _CINFO = re.compile(r"<span class='ocrx_cinfo' title='x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)'>(.*?)</span>")
 
 
@@ -254,8 +284,8 @@ class PytesseractEngine(Engine):
             self.legacy = False  # the model lacks the legacy engine: run LSTM
             self._run(probe, "tsv", 10, None)
 
-    def _config(self, psm: int, whitelist: str | None) -> str:
-        parts = [f"--psm {psm}", f"--oem {0 if self.legacy else 1}", "-c load_system_dawg=0",
+    def _config(self, psm: int, whitelist: str | None, lstm: bool = False) -> str:
+        parts = [f"--psm {psm}", f"--oem {1 if lstm or not self.legacy else 0}", "-c load_system_dawg=0",
                  "-c load_freq_dawg=0", "-c classify_enable_learning=0"]
         if self._tessdata is not None:
             parts.insert(0, f'--tessdata-dir "{self._tessdata}"')
@@ -263,12 +293,12 @@ class PytesseractEngine(Engine):
             parts.append(f"-c tessedit_char_whitelist={whitelist}")
         return " ".join(parts)
 
-    def _run(self, gray: np.ndarray, kind: str, psm: int, whitelist: str | None) -> str:
+    def _run(self, gray: np.ndarray, kind: str, psm: int, whitelist: str | None, lstm: bool = False) -> str:
         from PIL import Image
 
         pt = self._pt
         image = Image.fromarray(_as_gray(gray))
-        config = self._config(psm, whitelist)
+        config = self._config(psm, whitelist, lstm)
         try:
             if kind == "tsv":
                 return pt.image_to_data(image, lang=self.lang, config=config)
@@ -283,16 +313,18 @@ class PytesseractEngine(Engine):
     def image_to_data(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[TextBox]:
         return parse_tsv(self._run(gray, "tsv", psm, whitelist))
 
-    def symbols(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[Symbol]:
+    def symbols(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None,
+                lstm: bool = False) -> list[Symbol]:
         out = []
-        for m in _CINFO.finditer(self._run(gray, "hocr", psm, whitelist)):
+        for m in _CINFO.finditer(self._run(gray, "hocr", psm, whitelist, lstm)):
             text = html.unescape(m.group(6))
             conf = float(m.group(5))
             box = tuple(int(m.group(i)) for i in range(1, 5))
             out.append(Symbol(text, conf, box, ((text, conf),)))
         return out
 
-    def read_chars(self, chars: list[np.ndarray], whitelist: str | None = None) -> list[Symbol | None]:
+    def read_chars(self, chars: list[np.ndarray], whitelist: str | None = None,
+                   lstm: bool = False) -> list[Symbol | None]:
         """All characters in ONE call: stacked in a column, a blank line apart, read as a block."""
         if not chars:
             return []
@@ -304,11 +336,17 @@ class PytesseractEngine(Engine):
             y = gap + i * (height + gap)
             page[y:y + c.shape[0], gap:gap + c.shape[1]] = c
         out: list[Symbol | None] = [None] * len(chars)
-        for sym in self.symbols(page, 6, whitelist):
+        for sym in self.symbols(page, 6, whitelist, lstm):
             i = int((sym.centre[1] - gap / 2) // (height + gap))
             if 0 <= i < len(chars) and (out[i] is None or sym.conf > out[i].conf):
                 out[i] = sym
         return out
+
+    def second_opinion(self, chars: list[np.ndarray], whitelist: str | None = None) -> list[str | None]:
+        try:
+            return [s.text if s else None for s in self.read_chars(chars, whitelist, lstm=True)]
+        except EngineError:  # no LSTM model
+            return [None] * len(chars)
 
 
 _cache: dict[tuple[str, str, str], Engine] = {}

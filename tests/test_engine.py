@@ -125,3 +125,13 @@ def test_parse_version():
 def test_engine_rejects_colour_images():
     with pytest.raises(ValueError, match="grayscale"):
         get_engine().image_to_data(np.zeros((10, 10, 3), np.uint8))
+
+
+@pytest.mark.parametrize("name", ["tesserocr", "pytesseract"])
+def test_second_opinion_uses_the_lstm_engine(name):
+    letters = []
+    for ch in "RGW":
+        gray = text_image([ch], size=40)
+        ys, xs = np.nonzero(gray < 128)
+        letters.append(np.pad(gray[ys.min():ys.max() + 1, xs.min():xs.max() + 1], 16, constant_values=255))
+    assert get_engine(name).second_opinion(letters, whitelist=UPPER) == ["R", "G", "W"]
