@@ -239,19 +239,22 @@ def _letter_blobs(mask: np.ndarray) -> _Blobs:
                   slender=elongation > 4.5)
 
 
-def _lattice_frame(lat: _Lattice) -> tuple[np.ndarray, float, float, float]:
-    """(centre, angle in degrees, run x, run y) for line removal: lines run longer than 1.6 pitches."""
+def _lattice_frame(lat: _Lattice) -> tuple[np.ndarray, float, float, float, int]:
+    """(centre, angle in degrees, run x, run y, gap) for line removal: lines run longer than 1.6 pitches, and
+    breaks in them up to an eighth of a pitch are bridged."""
     cm, rm = (lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2
     o, ex, ey = _apply(lat.H, np.array([[cm, rm], [cm + 1, rm], [cm, rm + 1]]))
     angle = float(np.degrees(np.arctan2(ex[1] - o[1], ex[0] - o[0])))
-    return o, angle, 1.6 * float(np.linalg.norm(ex - o)), 1.6 * float(np.linalg.norm(ey - o))
+    px, py = float(np.linalg.norm(ex - o)), float(np.linalg.norm(ey - o))
+    return o, angle, 1.6 * px, 1.6 * py, round(0.12 * min(px, py))
 
 
-def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, float, float, float]]:
+def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, float, float, float, int]]:
     """Line-removal frames for the largest open (line-like) components: ruled grids whose letters all touch the
     rules leave no letter blobs at all, so no lattice can give the orientation. Runs longer than a fifth of
     the component's side are lines (a grid has at least 4 cells a side)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    joined = cv2.dilate(mask, np.ones((3, 3), np.uint8))  # rules broken by blur or JPEG reconnect
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     side = min(mask.shape) / 8
     big = np.flatnonzero((w > side) & (h > side) & (area < 0.5 * w * h))
@@ -261,17 +264,17 @@ def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, fl
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.c_[xs + x[c], ys + y[c]].astype(np.float32))
         angle = (angle + 45) % 90 - 45
         run = min(rw, rh) / 5
-        frames.append((np.array([cx, cy]), float(angle), run, run))
+        frames.append((np.array([cx, cy]), float(angle), run, run, 3))
     return frames
 
 
-def _blobs_without_lines(mask: np.ndarray, frame: tuple[np.ndarray, float, float, float]) -> _Blobs:
+def _blobs_without_lines(mask: np.ndarray, frame: tuple[np.ndarray, float, float, float, int]) -> _Blobs:
     """Letter blobs once ruled lines and frames are erased: letters touching them would otherwise be lost.
 
     The mask is deskewed to the frame's angle, ink runs longer than the frame's run lengths along either axis
     are removed, and blob centres are mapped back to the mask's frame. Empty when there are no such lines.
     """
-    o, angle, run_x, run_y = frame
+    o, angle, run_x, run_y, gap = frame
     h, w = mask.shape
     A = cv2.getRotationMatrix2D((float(o[0]), float(o[1])), angle, 1.0)
     box = cv2.transform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], dtype=np.float64), A)[0]
@@ -279,7 +282,7 @@ def _blobs_without_lines(mask: np.ndarray, frame: tuple[np.ndarray, float, float
     size = np.ceil(box.max(0) - box.min(0)).astype(int)
     rot = cv2.warpAffine(mask, A, (int(size[0]), int(size[1])), flags=cv2.INTER_NEAREST)
     # Thickening across the line first keeps slightly bent (perspective) or broken lines continuous.
-    gap = max(3, round(0.075 * min(run_x, run_y))) | 1
+    gap = max(3, gap) | 1
     rect = cv2.getStructuringElement
     lines = cv2.morphologyEx(cv2.dilate(rot, rect(cv2.MORPH_RECT, (gap, 5))), cv2.MORPH_OPEN,
                              rect(cv2.MORPH_RECT, (round(run_x), 1)))
