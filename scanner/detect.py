@@ -26,6 +26,8 @@ WORK_SIDE = 1400
 """Long side (px) of the copy detection works on; corners are mapped back to the input's pixels."""
 SMALL_SIDE = 800
 """Images with a shorter long side are enlarged (up to 3x) for detection."""
+INK_VARIANTS = ((False, False), (True, False), (False, True))
+"""(denoise, strict) binarisations tried in turn until one gives a clean grid."""
 MAX_BLOBS = 4000
 """Most blobs considered (a fine texture can make tens of thousands)."""
 MAX_CLUSTERS = 4
@@ -79,6 +81,7 @@ class _Lattice:
     width_frac: float  # median letter width / column pitch
     blob_ids: np.ndarray  # indices of those blobs
     uniform: float  # share of those blobs within 15% of their median height (capitals are alike; prose is not)
+    isolated: bool  # few letter-sized blobs in the ring of cells around it (it did not stop short of more)
 
     @property
     def rows(self) -> int:
@@ -115,8 +118,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         if _clean(lattices):
             break  # a clean grid already: the other polarity would only add time
         src = 255 - work if inverted else work
-        for denoise in (False, True):
-            mask = _ink_mask(src, denoise)
+        for denoise, strict in INK_VARIANTS:
+            mask = _ink_mask(src, denoise, strict)
             found = _lattices(_letter_blobs(mask))
             if found:
                 found += _lattices(_blobs_without_lines(mask, _lattice_frame(found[0])))
@@ -128,6 +131,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
                 break  # the denoised pass would only find it again
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
+        if not np.isfinite(lat.corners()).all():
+            continue
         quads = [cv2.convexHull(c.corners().astype(np.float32)) for c in chosen]
         centre = _apply(lat.H, np.array([[(lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2]]))[0]
         if any(cv2.pointPolygonTest(q, (float(centre[0]), float(centre[1])), False) >= 0 for q in quads):
@@ -153,8 +158,8 @@ def _light_on_dark(gray: np.ndarray, corners: np.ndarray) -> bool:
 
 
 def _clean(lattices: list[_Lattice]) -> bool:
-    """Whether one of the lattices is a full, regular grid (no need to look further)."""
-    return any(lat.fill >= 0.97 and lat.resid < 0.06 for lat in lattices)
+    """Whether one of the lattices is a full, regular, free-standing grid (no need to look further)."""
+    return any(lat.fill >= 0.97 and lat.resid < 0.06 and lat.isolated for lat in lattices)
 
 
 def _unmistakable(lat: _Lattice, first: _Lattice) -> bool:
@@ -201,10 +206,11 @@ def _polarities(gray: np.ndarray) -> list[bool]:
     return [False, True] if dark > 0.03 else [False]
 
 
-def _ink_mask(gray: np.ndarray, denoise: bool) -> np.ndarray:
-    """Dark ink as 255 on 0: the background is flattened by dividing by a local maximum, then Otsu.
+def _ink_mask(gray: np.ndarray, denoise: bool, strict: bool) -> np.ndarray:
+    """Dark ink as 255 on 0: the background is flattened by dividing by a local maximum, then thresholded.
 
     `denoise` smooths harder first (grainy scans and photos); the light version keeps tiny letters intact.
+    `strict` keeps only ink 30% darker than its surroundings: blurred letters then stay apart from the rules.
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
     smooth = cv2.GaussianBlur(cv2.medianBlur(gray, 5), (0, 0), 1.5) if denoise else cv2.medianBlur(gray, 3)
@@ -215,7 +221,7 @@ def _ink_mask(gray: np.ndarray, denoise: bool) -> np.ndarray:
     t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters 20%
     # darker than their surroundings are ink anyway.
-    t = max(float(np.clip(t, 0.55 * 255, 0.88 * 255)), 0.8 * 255)
+    t = 0.7 * 255 if strict else max(float(np.clip(t, 0.55 * 255, 0.88 * 255)), 0.8 * 255)
     return ((norm < t) * 255).astype(np.uint8)
 
 
@@ -303,7 +309,8 @@ def _blobs_without_lines(mask: np.ndarray, frame: tuple[np.ndarray, float, float
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = np.c_[pts, np.ones(len(pts))] @ H.T
-    return p[:, :2] / p[:, 2:3]
+    with np.errstate(divide="ignore", invalid="ignore"):  # points on the horizon line: inf/nan, rejected later
+        return p[:, :2] / p[:, 2:3]
 
 
 def _neighbours(b: _Blobs, k: int = 8) -> tuple[np.ndarray, np.ndarray]:
@@ -535,16 +542,22 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     if not inside.any():
         return None
     nodes = len({(int(u), int(v)) for u, v in rnd[inside]})
+    lo_a, hi_a = np.array(lo), np.array(hi)
+    ring = size_ok & ((uv > lo_a - 1.5) & (uv < hi_a + 1.5)).all(1) & ~((uv > lo_a - 0.5) & (uv < hi_a + 0.5)).all(1)
+    isolated = np.count_nonzero(ring) < 0.15 * 2 * (hi[0] - lo[0] + hi[1] - lo[1] + 2)
     resid = float(np.sqrt(np.mean((uv[inside] - rnd[inside]) ** 2)))
     mid = _apply(H, np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], [(lo[0] + hi[0]) / 2 + 1, (lo[1] + hi[1]) / 2]]))
     width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6)
     lat = _Lattice(H=H, c0=lo[0], c1=hi[0], r0=lo[1], r1=hi[1], letter_h=letter_h, nodes=nodes,
                    resid=resid, width_frac=width_frac, blob_ids=np.flatnonzero(inside),
-                   uniform=float(np.mean(np.abs(hrel[inside] / np.median(hrel[inside]) - 1) < 0.15)))
+                   uniform=float(np.mean(np.abs(hrel[inside] / np.median(hrel[inside]) - 1) < 0.15)),
+                   isolated=bool(isolated))
     if lat.rows < MIN_SIDE_CELLS or lat.cols < MIN_SIDE_CELLS or lat.fill < 0.6 or lat.resid > MAX_RESID:
         return None
     if lat.resid > 0.08 and lat.fill < 0.88 and lat.uniform < 0.75:
         return None  # loose, gappy and of mixed letter heights at once: lines of prose that happen to align
+    if np.median(b.area[inside] / (b.w[inside] * b.h[inside])) > 0.8:
+        return None  # solid squares (tiles, a chessboard, checkboxes) are not letters
     if min(lat.rows, lat.cols) < 8 and (lat.resid > 0.07 or lat.fill < 0.85 or lat.uniform < 0.75):
         return None  # a small patch must be a clean one (prose lines align by chance over a few letters)
     return lat
