@@ -191,9 +191,10 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
     strings within its edit budget.
 
     status: "exact" (in the grid as read), "corrected" (one grid string is nearer than any other: the word
-    becomes that string), "near" (one grid string is near, but the entry is a dictionary word, or was read very
-    confidently, and that string is not a word: the grid was probably misread, so the entry is kept as read and
-    the pipeline's repair finds it), "ambiguous" (several equally near) or "absent".
+    becomes that string), "near" (one grid string is near, but the entry is a confidently read dictionary word,
+    or that string is not a word while the entry is one or was read confidently: the grid was probably misread
+    or the puzzle misprinted, so the entry is kept as read and the pipeline's repair finds it), "ambiguous"
+    (several equally near) or "absent".
     """
     key = grid_key(text, ascii_only)
     if key in matches:
@@ -209,7 +210,8 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
         if len(nearest) != 1:
             return text, "ambiguous"
     target = nearest[0]
-    if not _is_word(target) and (conf >= TRUSTED_CONF or all(_is_word(t) for t in text.split())):
+    read_is_word = all(_is_word(t) for t in text.split())
+    if (read_is_word and conf >= TRUSTED_CONF) or (not _is_word(target) and (read_is_word or conf >= TRUSTED_CONF)):
         return text, "near"
     if len(target) == len(key):  # substitutions only: keep the entry's spaces and hyphens
         it = iter(target)
@@ -277,16 +279,17 @@ def _fit(H: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, 
     return T, (int(np.ceil(x1 - x0)), int(np.ceil(y1 - y0)))
 
 
-def _denoise(gray: np.ndarray) -> np.ndarray:
-    """Median-filter grainy or speckled scans (mean deviation from the 3x3 median over NOISE_LEVEL grey levels),
-    up to three passes; clean pages (fine text also deviates, but less) are returned as they are."""
-    level = NOISE_LEVEL
+def _denoise(gray: np.ndarray) -> tuple[np.ndarray, bool]:
+    """(the page median-filtered if grainy or speckled, whether it was): mean deviation from the 3x3 median over
+    NOISE_LEVEL grey levels, up to three passes; clean pages (fine text also deviates, but less) are left as
+    they are."""
+    level, grainy = NOISE_LEVEL, False
     for _ in range(3):
         smooth = cv2.medianBlur(gray, 3)
         if float(np.mean(cv2.absdiff(gray, smooth))) < level:
             break
-        gray, level = smooth, NOISE_LEVEL / 2  # once known to be grainy, clean it harder
-    return gray
+        gray, level, grainy = smooth, NOISE_LEVEL / 2, True  # once known to be grainy, clean it harder
+    return gray, grainy
 
 
 def _window(T: np.ndarray, size: tuple[int, int], corners: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
@@ -301,11 +304,25 @@ def _window(T: np.ndarray, size: tuple[int, int], corners: np.ndarray) -> tuple[
     return shift @ T, (int(np.ceil(x1 - np.floor(x0))), int(np.ceil(y1 - np.floor(y0))))
 
 
-def _flatten(gray: np.ndarray) -> np.ndarray:
-    """Dark text on white whatever the paper: each pixel divided by its local background (a max filter)."""
-    k = max(15, (min(gray.shape) // 30) | 1)
-    background = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    background = cv2.blur(background, (k, k))
+def _flatten(gray: np.ndarray, text_px: float | None = None) -> np.ndarray:
+    """Dark text on white whatever the paper: each pixel divided by its local background.
+
+    The background is a max filter (right for any text size on clean paper), or, given the text height, the
+    median of a window three text heights wide: on grainy pages that sees through the grain and evens out a
+    tinted box behind the list, where a max filter picks up the brightest grains.
+    """
+    if text_px is None:
+        k = max(15, (min(gray.shape) // 30) | 1)
+        background = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        background = cv2.blur(background, (k, k))
+    else:
+        k = max(15, int(3 * text_px))
+        f = 0.25 if k >= 40 else 1.0  # a large median filter is cheap on a quarter-size image
+        small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
+        background = cv2.medianBlur(small, max(3, int(k * f) | 1))
+        if f < 1:
+            background = cv2.resize(background, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
+        background = np.maximum(background, cv2.GaussianBlur(gray, (0, 0), 3))
     return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(background, 1), 0, 255).astype(np.uint8)
 
 
@@ -362,10 +379,15 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     cv2.fillPoly(outside, masks, 0)
     if _light_on_dark(gray, masks, pitch):
         gray = 255 - gray
-    flat = _flatten(_denoise(gray))
+    gray, grainy = _denoise(gray)
+    flat = _flatten(gray)
     flat[outside == 0] = 255
+    ink = _ink_height(_stretch(flat))
+    if grainy and ink:
+        flat = _flatten(gray, ink)
+        flat[outside == 0] = 255
     flat = _stretch(flat)
-    ink = _ink_height(flat)
+    ink = _ink_height(flat) or ink
     scale = float(np.clip(TARGET_INK_PX / ink, 0.4, 4.0)) if ink else 1.0
     scale = min(scale, np.sqrt(MAX_OCR_PIXELS / flat.size))
     if abs(scale - 1.0) > 0.1:
@@ -540,17 +562,18 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
     (a badly read grid), the block with the most confidently read dictionary words is taken if it has at least
     three and they make half of it. Within a block, entries far off the list's text height or read with low
     confidence are dropped unless the grid vouches for them; an entry the grid does not have at all (a misprint,
-    or a stray caption) is kept only when it is short, read confidently and lines up with a column of confirmed
-    entries. Entries of fewer than three letters never get here (``_candidates``): grids hold any pair by chance.
+    a misread grid, or a stray caption) is kept only when it is short, read confidently and lines up with a
+    column of confirmed entries (or, when it is a dictionary word, with another confidently read dictionary word:
+    a list column where the grid misread every word). Entries of fewer than three letters never get here (``_candidates``): grids hold any pair by chance.
     """
     if not entries:
         return [], True
     groups = _clusters(entries)
     backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
     chosen = [g for g in groups if backing[id(g)] and len(backing[id(g)]) >= 0.4 * len(g)]
+    wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
     trusted = bool(chosen)
     if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
-        wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
         best = max(groups, key=lambda g: len(wordy[id(g)]))
         if len(wordy[id(best)]) >= 3 and len(wordy[id(best)]) >= 0.5 * len(best):
             chosen, backing[id(best)] = [best], wordy[id(best)]
@@ -566,7 +589,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
                 continue
             if status == "absent" and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
                                            and e.conf >= ABSENT_CONF and 0.75 < e.height / med < 1.33
-                                           and _aligned(e, [entries[j] for j in confirmed])):
+                                           and _aligned(e, [entries[j] for j in confirmed + wordy[id(group)]
+                                                            if j in confirmed or _wordlike(e, entry)])):
                 continue
             keep.append(i)
     seen: set[str] = set()
