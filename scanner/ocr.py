@@ -107,13 +107,15 @@ def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
     return ink
 
 
-def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
+def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int,
+                 accents: bool = False) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
     """The letter of each cell that has one: (top, left, boolean mask cropped to the letter) in ``ink``
     coordinates.
 
     Every ink blob belongs to the cell holding its centre. A cell's letter is its largest blob near the
     centre plus the pieces that belong to it (accents, the tail of a Q, strokes broken by thresholding);
-    thin blobs along the cell border (grid-line remnants) and specks are dropped.
+    thin blobs along the cell border (grid-line remnants) and specks are dropped. With ``accents``, smaller
+    pieces right over or under the letter are kept too (an acute accent can be 2% of its E).
     """
     n, labels, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     x, y, w, h, area = (stats[1:, i].astype(np.float64) for i in range(5))
@@ -136,11 +138,12 @@ def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int) -> dict[tu
         main = max(members, key=lambda i: score[i])
         keep = [main]
         for i in members:
-            if i == main or area[i] < 0.06 * area[main]:
+            if i == main:
                 continue
             gap_x = max(0.0, max(x[i], x[main]) - min(x[i] + w[i], x[main] + w[main]))
             gap_y = max(0.0, max(y[i], y[main]) - min(y[i] + h[i], y[main] + h[main]))
-            if gap_x <= bridge and gap_y <= 0.25 * cell_px:
+            stacked = accents and gap_x == 0 and gap_y > 0
+            if area[i] >= (0.02 if stacked else 0.06) * area[main] and gap_x <= bridge and gap_y <= 0.25 * cell_px:
                 keep.append(i)
         top, left = int(min(y[keep])), int(min(x[keep]))
         bottom, right = int(max(y[keep] + h[keep])), int(max(x[keep] + w[keep]))
@@ -176,7 +179,8 @@ def letter_image(flat: np.ndarray, top: int, left: int, mask: np.ndarray, scale:
         if cv2.connectedComponents(255 - out, connectivity=8)[0] <= pieces:
             break
     for width in (3, 5, 7):  # side-by-side pieces (a D broken into "I)") are one letter: bridge them
-        if cv2.connectedComponents(255 - out, connectivity=8)[0] <= 2:
+        n, _, stats, _ = cv2.connectedComponentsWithStats(255 - out, connectivity=8)
+        if n <= 2 or _stacked_pieces(stats):
             break
         out = cv2.erode(out, np.ones((1, width), np.uint8))
         out = cv2.dilate(out, np.ones((1, width), np.uint8))
@@ -187,6 +191,15 @@ def letter_image(flat: np.ndarray, top: int, left: int, mask: np.ndarray, scale:
     if out.shape[1] < MIN_STROKE:  # Tesseract drops bars thinner than this (a thin I)
         out = cv2.erode(cv2.copyMakeBorder(out, 0, 0, 2, 2, cv2.BORDER_CONSTANT, value=255), np.ones((1, 3), np.uint8))
     return out
+
+
+def _stacked_pieces(stats: np.ndarray) -> bool:
+    """Do the pieces of a letter sit over one another (accents, the dots of a diaeresis) rather than side
+    by side? Only side-by-side pieces are bridged."""
+    main = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    top, bottom = stats[main, 1], stats[main, 1] + stats[main, 3]
+    return all(stats[i, 1] + stats[i, 3] <= top + 1 or stats[i, 1] >= bottom - 1
+               for i in range(1, len(stats)) if i != main)
 
 
 def composite(letters: dict[tuple[int, int], tuple[np.ndarray, int]], rows: int, cols: int) -> np.ndarray:
@@ -212,14 +225,14 @@ def slot_of(symbol: Symbol) -> tuple[int, int]:
     return int((y - LINE_GAP / 2) // (LETTER_PX + LINE_GAP)), int((x - GAP / 2) // (SLOT_W + GAP))
 
 
-def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int,
-                  cell_px: int) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int, cell_px: int,
+                  accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
     """Every non-empty cell's letter image for the composite, with its vertical offset (see composite).
 
     All letters get the same scale (the median letter height becomes LETTER_PX), so Q's tail, a narrow I
     or an accent keep their proportions; offsets are measured from the row's median letter top.
     """
-    found = letter_masks(ink, rows, cols, cell_px)
+    found = letter_masks(ink, rows, cols, cell_px, accents)
     if not found:
         return {}
     scale = LETTER_PX / float(np.median([mask.shape[0] for _, _, mask in found.values()]))
@@ -268,6 +281,68 @@ def calibrate(raw: np.ndarray) -> np.ndarray:
     return np.clip((raw - CAL_ZERO) / CAL_SPAN, 0.0, 1.0)
 
 
+def _apply_marks(grid, confidence, alternatives, marks, tall: dict[tuple[int, int], bool], alphabet: str) -> None:
+    """Put each cell's diacritics on its base letter when the result is in ``alphabet``. ``tall``: cells whose
+    base letter reaches well below the others (a C with its cedilla attached)."""
+    for (r, c), mark in marks.items():
+        base = grid[r][c]
+        accented = unicodedata.normalize("NFC", base + mark)
+        if mark and accented in alphabet:
+            grid[r][c] = accented
+            alternatives[r][c] = {unicodedata.normalize("NFC", k + mark): v for k, v in alternatives[r][c].items()
+                                  if unicodedata.normalize("NFC", k + mark) in alphabet}
+        elif mark:  # a mark this alphabet has no letter for: keep the base, but flag the cell
+            confidence[r, c] *= 0.5
+        elif base == "C" and "Ç" in alphabet and tall.get((r, c)):  # a cedilla joined to its C
+            grid[r][c] = "Ç"
+    for r, row in enumerate(grid):
+        for c, letter in enumerate(row):
+            if letter not in alphabet:  # a base letter the alphabet only has accented
+                grid[r][c], confidence[r, c], alternatives[r][c] = alphabet[0], 0.0, {}
+
+
+def split_marks(image: np.ndarray) -> tuple[np.ndarray, str, int]:
+    """Separate diacritics from a letter image (ink 0): (base letter image, combining marks, rows cut off
+    the top). Marks are the blobs wholly above the letter's main blob (acute, grave, circumflex, diaeresis,
+    ring) or wholly below it (cedilla); a cedilla joined to its C is not seen.
+    """
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((image == 0).astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return image, "", 0
+    main = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    top, bottom = stats[main, 1], stats[main, 1] + stats[main, 3]
+    above = [i for i in range(1, n) if i != main and stats[i, 1] + stats[i, 3] <= top + 1]
+    below = [i for i in range(1, n) if i != main and stats[i, 1] >= bottom - 1  # small, unlike a J's hook
+             and stats[i, cv2.CC_STAT_AREA] < 0.15 * stats[main, cv2.CC_STAT_AREA]]
+    if not above and not below:
+        return image, "", 0
+    marks = _mark_above(labels, stats, above) if above else ""
+    marks += "\u0327" if below else ""
+    base = np.where(np.isin(labels, [i for i in range(1, n) if i not in above and i not in below]), 0, 255)
+    ys, xs = np.nonzero(base == 0)
+    return base[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.uint8), marks, int(ys.min())
+
+
+def _mark_above(labels: np.ndarray, stats: np.ndarray, above: list[int]) -> str:
+    """The combining character for the blobs above a letter (by shape)."""
+    big = sorted(above, key=lambda i: -stats[i, cv2.CC_STAT_AREA])
+    if len(big) >= 2:
+        (xa, _, wa, _, aa), (xb, _, wb, _, ab) = stats[big[0]], stats[big[1]]
+        if (xa + wa <= xb or xb + wb <= xa) and ab >= 0.4 * aa:
+            return "\u0308"  # two dots side by side: diaeresis
+    x, y, w, h, _ = stats[big[0]]
+    blob = (labels[y:y + h, x:x + w] == big[0]).astype(np.uint8)
+    filled = np.pad(blob, 1)
+    cv2.floodFill(filled, None, (0, 0), 1)
+    if np.count_nonzero(filled == 0) > 0:
+        return "\u030a"  # a hole: ring
+    low, high = blob[h - max(1, h * 2 // 5):], blob[:max(1, h * 2 // 5)]
+    if np.count_nonzero(np.diff(low.any(axis=0).astype(np.int8)) == 1) + low[:, 0].any() >= 2:
+        return "\u0302"  # two feet: circumflex
+    rises_right = np.nonzero(high)[1].mean() > np.nonzero(low)[1].mean()
+    return "\u0301" if rises_right else "\u0300"  # acute rises to the right, grave to the left
+
+
 def _normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text).upper()
 
@@ -308,7 +383,17 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
         rectified_gray = 255 - rectified_gray
     flat = flatten(rectified_gray, cell_px)
     ink = ink_mask(flat, cell_px)
-    letters = clean_letters(flat, ink, rows, cols, cell_px)
+    # Tesseract reads the base letters; diacritics are split off and recognised by shape (the legacy
+    # English model has no accented classes).
+    accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
+    letters = clean_letters(flat, ink, rows, cols, cell_px, accents)
+    marks: dict[tuple[int, int], str] = {}
+    full_alphabet = alphabet
+    if accents:
+        alphabet = "".join(dict.fromkeys(unicodedata.normalize("NFD", ch)[0] for ch in alphabet))
+        for cell, (image, dy) in list(letters.items()):
+            base, marks[cell], cut = split_marks(image)
+            letters[cell] = base, dy + cut
 
     found: dict[tuple[int, int], list[Symbol]] = {}
     for symbol in engine.symbols(composite(letters, rows, cols), psm=6, whitelist=alphabet):
@@ -350,7 +435,7 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
         letter = _normalise(letter or "")
         image = letters[r, c][0]
         if letter == "I" and image.shape[1] > 0.35 * image.shape[0]:
-            continue  # the LSTM engine reads too many wide shapes (a J, a blot) as I
+            continue  # the LSTM engine reads too many wide shapes (a serif J, a blot) as I
         if letter in alphabet and len(letter) == 1 and letter != grid[r][c]:
             # Measured on the corpus's unsure cells: when the LSTM engine disagrees it is right 3.6x as often
             # as the legacy engine. The cell stays unsure, with the legacy reading as an alternative.
@@ -368,6 +453,9 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
             if confidence[r, c] == 0.0 and is_bar(image):
                 grid[r][c], confidence[r, c] = "I", BAR_CONF
                 alternatives[r][c] = {a: 0.2 for a in "LJT" if a in alphabet}
+    if marks:
+        tall = {cell: image.shape[0] > 1.15 * LETTER_PX for cell, (image, _) in letters.items()}
+        _apply_marks(grid, confidence, alternatives, marks, tall, full_alphabet)
     return GridReading(grid, calibrate(confidence), [[{k: round(float(calibrate(np.float64(v))), 3)
                                                        for k, v in alts.items()} for alts in row]
                                                      for row in alternatives])
