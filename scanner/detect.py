@@ -473,7 +473,8 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         # Rows and columns are judged on the blobs around the current rectangle only (speed).
         near = np.flatnonzero(((uv > np.array(lo) - 1.5) & (uv < np.array(hi) + 1.5)).all(1))
         n_uv, n_rnd, n_on, n_size, n_solid = uv[near], rnd[near], on[near], size_ok[near], solid[near]
-        n_hrel, n_extent, n_plain = hrel[near], extent[near], ~b.slender[near] & ~boundary[near]
+        n_hrel, n_extent, n_slender = hrel[near], extent[near], b.slender[near]
+        n_plain = ~n_slender & ~boundary[near]
 
         def quality(axis: int, k: int) -> int:
             """2: row/column k (axis 1/0) is grid-like; 1: tolerable inside a grid; 0: not part of it."""
@@ -483,8 +484,9 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             hits = inside & n_on
             span = hi[1 - axis] - lo[1 - axis] + 1
             nodes = len(np.unique(n_rnd[hits, 1 - axis]))
-            if nodes < 0.3 * span:
-                return 0
+            stout = len(np.unique(n_rnd[hits & ~n_slender, 1 - axis]))
+            if nodes < 0.3 * span or stout < 0.5 * nodes:
+                return 0  # too few letters, or mostly strokes: the pieces of a frame or ruled line
             off = np.count_nonzero(inside & ~n_on & n_solid)
             ratio = float(np.median(n_hrel[hits]))
             # Words in a line of text nearly touch (lower-case letters too); grid letters are a pitch apart.
