@@ -4,7 +4,9 @@ Every cell is cleaned first (flatten the lighting, threshold, drop grid-line rem
 letter blob nearest the cell centre, crop it and rescale it to a fixed height), then all cells are pasted
 into ONE composite image, a slot per cell with gaps between them, and Tesseract reads that image once.
 Each recognised symbol goes back to the cell whose slot holds its box centre. Cells left empty or read as
-garbage are re-read one by one as single characters (cheap in process), and get a lower confidence.
+garbage are re-read one by one as single characters (cheap in process) and get a lower confidence; unsure
+cells get a second opinion from the LSTM engine; small shape checks settle O vs Q and the bare I.
+With the pytesseract engine that is at most three tesseract runs per grid, never one per cell.
 """
 from __future__ import annotations
 
@@ -260,18 +262,6 @@ def tail_fraction(image: np.ndarray) -> float:
     return float(np.count_nonzero(ink & (1 - inside))) / max(1, np.count_nonzero(ink))
 
 
-def _settle_o_or_q(image, grid, confidence, alternatives, r, c) -> None:
-    """Tesseract's legacy classifier often reads a Q with a short tail as O: decide by the tail itself."""
-    tail = tail_fraction(image)
-    letter = "Q" if 0.01 <= tail <= 0.2 else "O" if tail < 0.002 else grid[r][c]
-    if letter != grid[r][c]:
-        other = grid[r][c]
-        grid[r][c] = letter
-        alternatives[r][c] = {**{k: v for k, v in alternatives[r][c].items() if k != letter},
-                              other: round(float(confidence[r, c]) * 0.5, 3)}
-        confidence[r, c] *= 0.8
-
-
 def calibrate(raw: np.ndarray) -> np.ndarray:
     """Map Tesseract-derived scores to confidences where 0.5 is a useful "check this cell" line.
 
@@ -369,11 +359,97 @@ def _reading(symbol: Symbol | None, alphabet: str) -> tuple[str, float, dict[str
     return best, confidence, alternatives
 
 
+@dataclass
+class _Cells:
+    """The reading in progress: letters, raw confidences (0..1, calibrated at the end), alternatives."""
+
+    grid: list[list[str]]
+    conf: np.ndarray
+    alts: list[list[dict[str, float]]]
+
+    def set(self, cell: tuple[int, int], letter: str, conf: float, alts: dict[str, float]) -> None:
+        self.grid[cell[0]][cell[1]], self.conf[cell], self.alts[cell[0]][cell[1]] = letter, conf, alts
+
+    def replace(self, cell: tuple[int, int], letter: str, conf: float, keep_old_as: float) -> None:
+        """Read ``letter`` instead, offering the old reading as an alternative scored ``keep_old_as``."""
+        r, c = cell
+        old = self.grid[r][c]
+        alts = {k: v for k, v in self.alts[r][c].items() if k != letter}
+        if self.conf[cell] > 0.0:
+            alts[old] = round(keep_old_as, 3)
+        self.set(cell, letter, conf, alts)
+
+
+def _padded(image: np.ndarray) -> np.ndarray:
+    pad = LETTER_PX // 2
+    return cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+
+
+def _read_composite(cells: _Cells, letters, engine: Engine, alphabet: str) -> None:
+    """One Tesseract pass over the composite; cells it leaves empty, garbled or unsure are re-read alone."""
+    found: dict[tuple[int, int], list[Symbol]] = {}
+    rows, cols = cells.conf.shape
+    for symbol in engine.symbols(composite(letters, rows, cols), psm=6, whitelist=alphabet):
+        found.setdefault(slot_of(symbol), []).append(symbol)
+    retry = []
+    for cell in letters:
+        symbols = found.get(cell, [])
+        reading = _reading(symbols[0], alphabet) if len(symbols) == 1 else None
+        if reading is None or reading[1] < FALLBACK_CONF:
+            retry.append(cell)
+        if reading is not None:
+            cells.set(cell, *reading)
+    for cell, symbol in zip(retry, engine.read_chars([_padded(letters[c][0]) for c in retry], whitelist=alphabet)):
+        reading = _reading(symbol, alphabet)
+        if reading is None:
+            continue
+        letter, conf, alts = reading
+        first, first_conf = cells.grid[cell[0]][cell[1]], float(cells.conf[cell])
+        if first_conf == 0.0:  # nothing usable from the composite: trust the single read, less
+            cells.set(cell, letter, conf * 0.8, alts)
+        elif letter != first:  # the two reads disagree: keep the surer one, offer the other
+            if conf > first_conf:
+                cells.set(cell, letter, max(conf, first_conf) * 0.7, {**alts, first: round(first_conf, 3)})
+            else:
+                cells.set(cell, first, first_conf * 0.7, {**cells.alts[cell[0]][cell[1]], letter: round(conf, 3)})
+
+
+def _second_opinions(cells: _Cells, letters, engine: Engine, alphabet: str) -> None:
+    """Unsure cells are read again by the LSTM engine. Measured on the corpus's unsure cells: when it
+    disagrees with the legacy engine it is right 3.6x as often. The cell stays unsure, with the legacy
+    reading as an alternative."""
+    unsure = [cell for cell in letters if cells.conf[cell] < SECOND_OPINION_BELOW]
+    for cell, letter in zip(unsure, engine.second_opinion([_padded(letters[c][0]) for c in unsure], alphabet)):
+        letter = _normalise(letter or "")
+        image = letters[cell][0]
+        if letter == "I" and image.shape[1] > 0.35 * image.shape[0]:
+            continue  # the LSTM engine reads too many wide shapes (a serif J, a blot) as I
+        if len(letter) == 1 and letter in alphabet and letter != cells.grid[cell[0]][cell[1]]:
+            old = float(cells.conf[cell])
+            cells.replace(cell, letter, min(max(old, 0.45), 0.6), keep_old_as=old * 0.8)
+
+
+def _shape_checks(cells: _Cells, letters, alphabet: str) -> None:
+    """Where Tesseract is weak: O vs Q (the tail outside the fitted ellipse), a bare bar (an I)."""
+    for cell, (image, _) in letters.items():
+        letter, conf = cells.grid[cell[0]][cell[1]], float(cells.conf[cell])
+        if letter in "OQ" and conf > 0.0 and "O" in alphabet and "Q" in alphabet:
+            tail = tail_fraction(image)
+            settled = "Q" if 0.01 <= tail <= 0.2 else "O" if tail < 0.002 else letter
+            if settled != letter:
+                cells.replace(cell, settled, conf * 0.8, keep_old_as=conf * 0.5)
+        elif conf == 0.0 and "I" in alphabet and is_bar(image):  # Tesseract calls a bare bar "|", never "I"
+            cells.set(cell, "I", BAR_CONF, {a: 0.5 for a in "LJT" if a in alphabet})
+
+
 def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
               alphabet: str = DEFAULT_ALPHABET, engine: Engine | None = None) -> GridReading:
     """Read every cell of a rectified grid (dark letters on light, cell (r, c) at [r*cell_px:(r+1)*cell_px,
-    c*cell_px:(c+1)*cell_px]). Every cell gets one letter of ``alphabet``; blank or unreadable cells get
-    the engine's best guess (or the alphabet's first letter) with a low confidence.
+    c*cell_px:(c+1)*cell_px]; light on dark is detected and inverted). Every cell gets one letter of
+    ``alphabet``; blank or unreadable cells get the alphabet's first letter with confidence 0.
+
+    Accented alphabets: Tesseract reads the base letters (the legacy English model has no accented
+    classes) and the diacritics are split off and recognised by their shape.
     """
     if rectified_gray.ndim != 2 or rectified_gray.shape[:2] != (rows * cell_px, cols * cell_px):
         raise ValueError(f"expected a gray image of {rows * cell_px}x{cols * cell_px}, got {rectified_gray.shape}")
@@ -382,80 +458,24 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
     if is_inverted(rectified_gray):
         rectified_gray = 255 - rectified_gray
     flat = flatten(rectified_gray, cell_px)
-    ink = ink_mask(flat, cell_px)
-    # Tesseract reads the base letters; diacritics are split off and recognised by shape (the legacy
-    # English model has no accented classes).
     accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
-    letters = clean_letters(flat, ink, rows, cols, cell_px, accents)
+    letters = clean_letters(flat, ink_mask(flat, cell_px), rows, cols, cell_px, accents)
+    bases = alphabet
     marks: dict[tuple[int, int], str] = {}
-    full_alphabet = alphabet
     if accents:
-        alphabet = "".join(dict.fromkeys(unicodedata.normalize("NFD", ch)[0] for ch in alphabet))
+        bases = "".join(dict.fromkeys(unicodedata.normalize("NFD", ch)[0] for ch in alphabet))
         for cell, (image, dy) in list(letters.items()):
             base, marks[cell], cut = split_marks(image)
             letters[cell] = base, dy + cut
 
-    found: dict[tuple[int, int], list[Symbol]] = {}
-    for symbol in engine.symbols(composite(letters, rows, cols), psm=6, whitelist=alphabet):
-        found.setdefault(slot_of(symbol), []).append(symbol)
-
-    grid = [[alphabet[0]] * cols for _ in range(rows)]
-    confidence = np.zeros((rows, cols), np.float64)
-    alternatives: list[list[dict[str, float]]] = [[{} for _ in range(cols)] for _ in range(rows)]
-    retry = []
-    for r, c in letters:
-        symbols = found.get((r, c), [])
-        reading = _reading(symbols[0], alphabet) if len(symbols) == 1 else None
-        if reading is None or reading[1] < FALLBACK_CONF:
-            retry.append((r, c))
-        if reading is not None:
-            grid[r][c], confidence[r, c], alternatives[r][c] = reading
-
-    pad = LETTER_PX // 2
-    images = [cv2.copyMakeBorder(letters[cell][0], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
-              for cell in retry]
-    for (r, c), symbol in zip(retry, engine.read_chars(images, whitelist=alphabet)):
-        reading = _reading(symbol, alphabet)
-        if reading is None:
-            continue
-        letter, conf, alts = reading
-        if confidence[r, c] == 0.0:  # nothing usable from the composite: trust the single read, less
-            grid[r][c], confidence[r, c], alternatives[r][c] = letter, conf * 0.8, alts
-        elif letter != grid[r][c]:  # the two reads disagree: keep the surer one, offer the other
-            first, first_conf = grid[r][c], confidence[r, c]
-            if conf > first_conf:
-                grid[r][c], alternatives[r][c] = letter, {**alts, first: round(first_conf, 3)}
-            else:
-                alternatives[r][c] = {**alternatives[r][c], letter: round(conf, 3)}
-            confidence[r, c] = max(conf, first_conf) * 0.7
-    unsure = [cell for cell in letters if confidence[cell] < SECOND_OPINION_BELOW]
-    images = [cv2.copyMakeBorder(letters[cell][0], pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
-              for cell in unsure]
-    for (r, c), letter in zip(unsure, engine.second_opinion(images, whitelist=alphabet)):
-        letter = _normalise(letter or "")
-        image = letters[r, c][0]
-        if letter == "I" and image.shape[1] > 0.35 * image.shape[0]:
-            continue  # the LSTM engine reads too many wide shapes (a serif J, a blot) as I
-        if letter in alphabet and len(letter) == 1 and letter != grid[r][c]:
-            # Measured on the corpus's unsure cells: when the LSTM engine disagrees it is right 3.6x as often
-            # as the legacy engine. The cell stays unsure, with the legacy reading as an alternative.
-            if confidence[r, c] > 0.0:
-                alternatives[r][c] = {**{k: v for k, v in alternatives[r][c].items() if k != letter},
-                                      grid[r][c]: round(float(confidence[r, c]) * 0.8, 3)}
-            grid[r][c] = letter
-            confidence[r, c] = min(max(confidence[r, c], 0.45), 0.6)
-    if "O" in alphabet and "Q" in alphabet:
-        for (r, c), (image, _) in letters.items():
-            if grid[r][c] in "OQ" and confidence[r, c] > 0.0:
-                _settle_o_or_q(image, grid, confidence, alternatives, r, c)
-    if "I" in alphabet:  # Tesseract's classifier ranks a bare bar as "|" or "'", never "I"
-        for (r, c), (image, _) in letters.items():
-            if confidence[r, c] == 0.0 and is_bar(image):
-                grid[r][c], confidence[r, c] = "I", BAR_CONF
-                alternatives[r][c] = {a: 0.2 for a in "LJT" if a in alphabet}
-    if marks:
+    cells = _Cells([[bases[0]] * cols for _ in range(rows)], np.zeros((rows, cols)),
+                   [[{} for _ in range(cols)] for _ in range(rows)])
+    _read_composite(cells, letters, engine, bases)
+    _second_opinions(cells, letters, engine, bases)
+    _shape_checks(cells, letters, bases)
+    if accents:
         tall = {cell: image.shape[0] > 1.15 * LETTER_PX for cell, (image, _) in letters.items()}
-        _apply_marks(grid, confidence, alternatives, marks, tall, full_alphabet)
-    return GridReading(grid, calibrate(confidence), [[{k: round(float(calibrate(np.float64(v))), 3)
-                                                       for k, v in alts.items()} for alts in row]
-                                                     for row in alternatives])
+        _apply_marks(cells.grid, cells.conf, cells.alts, marks, tall, alphabet)
+    alternatives = [[{k: round(float(calibrate(np.float64(v))), 3) for k, v in alts.items()} for alts in row]
+                    for row in cells.alts]
+    return GridReading(cells.grid, calibrate(cells.conf), alternatives)
