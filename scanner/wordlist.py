@@ -12,7 +12,7 @@ import functools
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -49,6 +49,12 @@ LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
+INSTRUCTION_WORDS = frozenset(
+    "a an and any are at be below above by can circle diagonally direction directions down find for forwards "
+    "backwards from go hidden in is list listed look may of on or puzzle search the them these to up with word "
+    "words".split())
+"""Words of instructions ("Search for the words listed below the puzzle"): an entry made only of these is a
+fragment of a sentence, unless the grid vouches for it."""
 NO_LIST = "no word list found in {source}; give the words with --words or --words-file"
 
 
@@ -585,7 +591,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
             e, (entry, status) = entries[i], judged[i]
             if not 0.55 < e.height / med < 1.6:
                 continue
-            if e.conf < MIN_CONF and not _confirmed(judged[i]):
+            if not _confirmed(judged[i]) and (e.conf < MIN_CONF or all(
+                    t.lower() in INSTRUCTION_WORDS for t in entry.word.split())):
                 continue
             if status == "absent" and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
                                            and e.conf >= ABSENT_CONF and 0.75 < e.height / med < 1.33
@@ -696,6 +703,24 @@ def _text_engine(engine):
     return engine
 
 
+def _read(boxes: list, letters: list[str]) -> tuple[list[_Entry], list, list[int], bool]:
+    """Word boxes -> (candidate entries, their verdicts, indices of the list's entries, grid trusted?)."""
+    entries = _candidates(boxes)
+    judged = correct_entries([(e.raw, e.text) for e in entries], letters, [e.conf for e in entries])
+    entries, judged = _split_unmatched(entries, judged, letters)
+    entries, judged = _join_split(entries, judged, letters)
+    chosen, trusted = _select(entries, judged)
+    if not trusted:  # a grid that vouches for no entry cannot be trusted to correct them either
+        judged = [(WordEntry(read=e.raw, word=e.text), "absent") for e in entries]
+    return entries, judged, chosen, trusted
+
+
+def _strength(reading: tuple) -> tuple[bool, int, int]:
+    """How well a reading is backed: grid trusted, entries the grid vouches for, entries in the list."""
+    entries, judged, chosen, trusted = reading
+    return trusted, sum(_confirmed(judged[i]) for i in chosen), len(chosen)
+
+
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
                    other_grids=()) -> WordList:
     """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
@@ -716,14 +741,19 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
     flat, T = _prepare(image, grids, None if loc is None else loc.corners, pitch)
-    boxes = engine.image_to_data(flat, psm=11)
-    entries = _candidates(boxes)
-    judged = correct_entries([(e.raw, e.text) for e in entries], letters, [e.conf for e in entries])
-    entries, judged = _split_unmatched(entries, judged, letters)
-    entries, judged = _join_split(entries, judged, letters)
-    chosen, trusted = _select(entries, judged)
-    if not trusted:  # a grid that vouches for no entry cannot be trusted to correct them either
-        judged = [(WordEntry(read=e.raw, word=e.text), "absent") for e in entries]
+    entries, judged, chosen, trusted = _read(engine.image_to_data(flat, psm=11), letters)
+    if chosen:
+        # Second look at the list alone: Tesseract's page layout skips lines of a big sparse page (boxed
+        # lists, first or last rows) that it reads fine in a crop around what was found.
+        h = float(np.median([entries[i].height for i in chosen]))
+        box = np.array([entries[i].box for i in chosen], np.float64)
+        x0, y0 = np.maximum(box[:, :2].min(axis=0) - [6 * h, 4 * h], 0).astype(int)
+        x1, y1 = np.minimum(box[:, 2:].max(axis=0) + [6 * h, 4 * h], flat.shape[::-1]).astype(int)
+        boxes = [replace(b, left=b.left + x0, top=b.top + y0)
+                 for b in engine.image_to_data(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm=11)]
+        again = _read(boxes, letters)
+        if _strength(again) >= _strength((entries, judged, chosen, trusted)):
+            entries, judged, chosen, trusted = again
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
     box = np.array([entries[i].box for i in chosen], np.float64)
