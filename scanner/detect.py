@@ -113,22 +113,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     else:
         scale, work = 1.0, gray
-    lattices: list[_Lattice] = []
-    for inverted in _polarities(work):
-        if _clean(lattices):
-            break  # a clean grid already: the other polarity would only add time
-        src = 255 - work if inverted else work
-        for denoise, strict in INK_VARIANTS:
-            mask = _ink_mask(src, denoise, strict)
-            found = _lattices(_letter_blobs(mask))
-            if found:
-                found += _lattices(_blobs_without_lines(mask, _lattice_frame(found[0])))
-            if not _clean(found):
-                for frame in _ruled_frames(mask):
-                    found += _lattices(_blobs_without_lines(mask, frame))
-            lattices += found
-            if _clean(found):
-                break  # the denoised pass would only find it again
+    lattices = _search(work)
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
@@ -155,6 +140,39 @@ def _light_on_dark(gray: np.ndarray, corners: np.ndarray) -> bool:
         return False
     lo, mid, hi = np.percentile(values, [2, 50, 98])
     return bool(mid < (lo + hi) / 2)
+
+
+def _search(work: np.ndarray) -> list[_Lattice]:
+    """Candidate lattices over the ink polarities and binarisations, stopping as soon as one is settled."""
+    lattices: list[_Lattice] = []
+    for inverted in _polarities(work):
+        src = 255 - work if inverted else work
+        for denoise, strict in INK_VARIANTS:
+            mask = _ink_mask(src, denoise, strict)
+            found = _lattices(_letter_blobs(mask))
+            if found:
+                again = _lattices(_blobs_without_lines(mask, _lattice_frame(found[0])))
+                if again and _agree(found[0], again[0]):
+                    return lattices + found + again  # the same full grid with and without its rules
+                found += again
+            if not any(lat.isolated for lat in found):
+                for frame in _ruled_frames(mask):
+                    found += _lattices(_blobs_without_lines(mask, frame))
+            lattices += found
+            if _clean(found):
+                return lattices
+    return lattices
+
+
+def _agree(a: _Lattice, b: _Lattice) -> bool:
+    """Same shape, corners within a fifth of a pitch, full and regular, and not a small piece of something
+    larger."""
+    if (a.rows, a.cols) != (b.rows, b.cols) or a.fill < 0.97 or a.resid > 0.06:
+        return False
+    if not a.isolated and min(a.rows, a.cols) < 8:
+        return False
+    pitch = np.linalg.norm(a.corners()[1] - a.corners()[0]) / a.cols
+    return bool(np.max(np.linalg.norm(a.corners() - b.corners(), axis=1)) < 0.2 * pitch)
 
 
 def _clean(lattices: list[_Lattice]) -> bool:
