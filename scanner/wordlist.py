@@ -358,7 +358,8 @@ def _ink_height(flat: np.ndarray) -> float | None:
 
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
              pitch: float | None) -> tuple[np.ndarray, np.ndarray]:
-    """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px)."""
+    """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px). ``main``: the corners
+    of the grid the list belongs to (None: the whole image is the list); ``pitch``: its cell size in image px."""
     if image.ndim == 3:  # the darkest channel: coloured print (orange, pink, red) turns dark like black print
         b, g, r = cv2.split(image)
         gray = cv2.min(cv2.min(b, g), r)
@@ -373,6 +374,10 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         size = (max(1, int(size[0] * shrink)), max(1, int(size[1] * shrink)))
     gray = cv2.warpPerspective(gray, T, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                borderValue=float(np.median(gray[::4, ::4])))
+    if main is not None and pitch:  # the cell pitch in the upright view's pixels
+        c = np.asarray(main, np.float64)
+        q = cv2.perspectiveTransform(c[None], T)[0]
+        pitch *= float(np.linalg.norm(q[1] - q[0]) / max(np.linalg.norm(c[1] - c[0]), 1e-6))
     masks = []
     for quad in grids:
         q = cv2.perspectiveTransform(np.asarray(quad, np.float64)[None], T)[0]
