@@ -177,7 +177,7 @@ def _agree(a: _Lattice, b: _Lattice) -> bool:
 
 def _clean(lattices: list[_Lattice]) -> bool:
     """Whether one of the lattices is a full, regular, free-standing grid (no need to look further)."""
-    return any(lat.fill >= 0.97 and lat.resid < 0.06 and lat.isolated for lat in lattices)
+    return any(lat.fill >= 0.9 and lat.resid < 0.06 and lat.isolated for lat in lattices)
 
 
 def _unmistakable(lat: _Lattice, first: _Lattice) -> bool:
@@ -562,9 +562,13 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     if not inside.any():
         return None
     nodes = len({(int(u), int(v)) for u, v in rnd[inside]})
-    lo_a, hi_a = np.array(lo), np.array(hi)
-    ring = size_ok & ((uv > lo_a - 1.5) & (uv < hi_a + 1.5)).all(1) & ~((uv > lo_a - 0.5) & (uv < hi_a + 0.5)).all(1)
-    isolated = np.count_nonzero(ring) < 0.15 * 2 * (hi[0] - lo[0] + hi[1] - lo[1] + 2)
+    # Isolated: on no side does the lattice continue (half the next row/column's nodes holding letters).
+    isolated = True
+    for axis in (0, 1):
+        along = (rnd[:, 1 - axis] >= lo[1 - axis]) & (rnd[:, 1 - axis] <= hi[1 - axis])
+        for k in (lo[axis] - 1, hi[axis] + 1):
+            nxt = len(np.unique(rnd[on & along & (rnd[:, axis] == k), 1 - axis]))
+            isolated &= nxt < 0.5 * (hi[1 - axis] - lo[1 - axis] + 1)
     resid = float(np.sqrt(np.mean((uv[inside] - rnd[inside]) ** 2)))
     mid = _apply(H, np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], [(lo[0] + hi[0]) / 2 + 1, (lo[1] + hi[1]) / 2]]))
     width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6)
