@@ -762,8 +762,9 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
     box = np.array([entries[i].box for i in chosen], np.float64)
-    x0, y0 = box[:, :2].min(axis=0) - 4
-    x1, y1 = box[:, 2:].max(axis=0) + 4
+    pad = 0.5 * float(np.median([entries[i].height for i in chosen]))  # a frame clear of the letters
+    x0, y0 = box[:, :2].min(axis=0) - pad
+    x1, y1 = box[:, 2:].max(axis=0) + pad
     quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
     region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
     return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
