@@ -2,16 +2,22 @@
 
 Detection works on the letters themselves, so ruled, boxed and gridless puzzles are handled alike:
 
-1. grey, downscaled to ~1400 px; the background is flattened (divide by a local maximum) and thresholded, once
-   per ink polarity (white-on-dark puzzles);
-2. connected components -> letter-like blobs (size, aspect and fill);
-3. the dominant orientation and the pitches along and across it come from nearest-neighbour vectors;
+1. grey, resized so the long side is ~1400 px (small images enlarged up to 3x); the background is flattened
+   (divided by a local maximum) and thresholded, per ink polarity (white-on-dark panels) and per variant
+   (light or heavy denoising, normal or strict threshold), stopping at the first settled result;
+2. connected components -> letter-like blobs (size, aspect, fill; second moments flag stroke-like blobs);
+3. the dominant orientation and candidate pitches along and across it come from nearest-neighbour vectors;
 4. blobs one pitch apart (with similar heights) are linked; each linked cluster gets integer (col, row) lattice
-   indices, and a homography lattice -> image is fitted to them (RANSAC), which absorbs tilt and perspective;
-5. the lattice rectangle grows and shrinks one row/column at a time: a row or column belongs to the grid when at
-   least half of its nodes hold a blob of the grid's letter size and few such blobs sit between nodes (that is
-   what keeps word lists, titles and page numbers out even when they happen to line up with the grid);
-6. the outer corners are the homography applied to the lattice rectangle half a pitch outside the outer letters.
+   indices and a homography lattice -> image is fitted to them (RANSAC), which absorbs tilt and perspective;
+5. the lattice rectangle grows and shrinks one row/column at a time: a row or column belongs to the grid when
+   at least half of its nodes hold a letter of the grid's size (measured in local pitches), few letter-sized
+   blobs sit between nodes, its letters are not packed like words, and they are not just strokes; a bad row
+   inside splits the lattice. This keeps titles, instructions, word lists and page numbers out even when they
+   line up with the grid;
+6. ruled lines and frames are erased (long runs in the grid's deskewed frame) and the search repeated, so
+   letters touching the rules count too; when every letter touches them, the rules' own outline gives the frame;
+7. the outer corners are the homography applied to the lattice rectangle half a pitch beyond the outer letters,
+   mapped back to input pixels; the polarity is read from the grid region itself.
 """
 from __future__ import annotations
 
@@ -447,7 +453,8 @@ def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float, claimed: 
     for m in clusters[:MAX_CLUSTERS]:
         if len(m) < 0.2 * len(clusters[0]) or claimed[m].mean() > 0.5:
             continue
-        lat = _fit_lattice(b, m, idx[m].astype(np.float64))
+        with np.errstate(divide="ignore", invalid="ignore"):  # nodes past a steep horizon: inf, then rejected
+            lat = _fit_lattice(b, m, idx[m].astype(np.float64))
         if lat is not None:
             claimed[lat.blob_ids] = True
             out.append(lat)
