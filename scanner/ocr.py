@@ -23,6 +23,7 @@ LETTER_PX = 32  # letter height in the composite image
 SLOT_W = 2 * LETTER_PX  # a slot holds the widest letter (width capped at 1.6 x height)
 GAP = 20  # white space between slots of the composite
 LINE_GAP = 28  # white space between its lines (room for tails and accents)
+SHARPEN_SIGMA, SHARPEN_AMOUNT = 16, 2.0
 INK_LEVEL = 0.5  # re-threshold a rescaled letter this far from its darkest pixel to the paper
 MIN_STROKE = 5  # px: narrower letters (a thin I) are thickened for Tesseract
 MAX_ALTERNATIVES = 3
@@ -69,6 +70,12 @@ def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
     paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), max(1.0, cell_px / 12))
     paper = cv2.resize(paper, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
     return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8)
+
+
+def sharpen(flat: np.ndarray, cell_px: int) -> np.ndarray:
+    """Unsharp mask at about a stroke's width: blurred photos of small print have strokes that merge."""
+    blurred = cv2.GaussianBlur(flat, (0, 0), cell_px / SHARPEN_SIGMA)
+    return cv2.addWeighted(flat, 1 + SHARPEN_AMOUNT, blurred, -SHARPEN_AMOUNT, 0)
 
 
 def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0, band: float = 0.5) -> np.ndarray:
@@ -229,7 +236,8 @@ def slot_of(symbol: Symbol) -> tuple[int, int]:
 
 def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int, cell_px: int,
                   accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
-    """Every non-empty cell's letter image for the composite, with its vertical offset (see composite).
+    """Every non-empty cell's letter image for the composite, with its vertical offset (see composite):
+    blobs from ``ink``, gray levels from ``flat``.
 
     All letters get the same scale (the median letter height becomes LETTER_PX), so Q's tail, a narrow I
     or an accent keep their proportions; offsets are measured from the row's median letter top.
@@ -459,7 +467,9 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
         rectified_gray = 255 - rectified_gray
     flat = flatten(rectified_gray, cell_px)
     accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
-    letters = clean_letters(flat, ink_mask(flat, cell_px), rows, cols, cell_px, accents)
+    # Blobs are found on the plain image; the letter images are cut from a sharpened one (blurred photos
+    # of small print: simulated photos 82% -> 91% of cells; sharpening the blob search too broke hairlines).
+    letters = clean_letters(sharpen(flat, cell_px), ink_mask(flat, cell_px), rows, cols, cell_px, accents)
     bases = alphabet
     marks: dict[tuple[int, int], str] = {}
     if accents:
