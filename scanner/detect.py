@@ -291,11 +291,38 @@ def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, fl
     frames = []
     for c in big[np.argsort(area[big])[::-1][:count]]:
         ys, xs = np.nonzero(labels[y[c]:y[c] + h[c], x[c]:x[c] + w[c]] == c + 1)
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.c_[xs + x[c], ys + y[c]].astype(np.float32))
+        pts = np.c_[xs + x[c], ys + y[c]].astype(np.float32)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
         angle = (angle + 45) % 90 - 45
-        run = min(rw, rh) / 5
-        frames.append((np.array([cx, cy]), float(angle), run, run, 3))
+        # The rules repeat every pitch: read it from the deskewed pixels' profiles.
+        flat = cv2.transform(pts[None], cv2.getRotationMatrix2D((cx, cy), angle, 1.0))[0]
+        pitch = [_period(flat[:, axis]) for axis in (0, 1)]
+        if all(pitch):
+            frames.append((np.array([cx, cy]), float(angle), 1.6 * pitch[0], 1.6 * pitch[1],
+                           round(0.12 * min(pitch))))
+        else:
+            run = min(rw, rh) / 5
+            frames.append((np.array([cx, cy]), float(angle), run, run, 3))
     return frames
+
+
+def _period(coords: np.ndarray) -> float | None:
+    """Dominant period (px) of the pixels' positions along one axis, from the profile's autocorrelation."""
+    profile = np.bincount(np.round(coords - coords.min()).astype(np.int64)).astype(np.float64)
+    if len(profile) < 24:
+        return None
+    profile -= profile.mean()
+    ac = np.correlate(profile, profile, "full")[len(profile) - 1:]
+    lo, hi = 6, len(profile) // 3
+    if hi <= lo or ac[0] <= 0:
+        return None
+    lag = lo + int(np.argmax(ac[lo:hi]))
+    if ac[lag] < 0.15 * ac[0]:
+        return None
+    half = lag // 2
+    if half >= lo and ac[half] > 0.7 * ac[lag]:  # a peak at twice the period
+        lag = half
+    return float(lag)
 
 
 def _blobs_without_lines(mask: np.ndarray, frame: tuple[np.ndarray, float, float, float, int]) -> _Blobs:
