@@ -574,8 +574,9 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
     three and they make half of it. Within a block, entries far off the list's text height or read with low
     confidence are dropped unless the grid vouches for them; an entry the grid does not have at all (a misprint,
     a misread grid, or a stray caption) is kept only when it is short, read confidently and lines up with a
-    column of confirmed entries (or, when it is a dictionary word, with another confidently read dictionary word:
-    a list column where the grid misread every word). Entries of fewer than three letters never get here (``_candidates``): grids hold any pair by chance.
+    column of confirmed entries (or, when it is a dictionary word, with another confidently read dictionary
+    word: a list column where the grid misread every word). Entries of fewer than three letters never get here
+    (``_candidates``): grids hold any pair by chance.
     """
     if not entries:
         return [], True
@@ -720,6 +721,16 @@ def _read(boxes: list, letters: list[str]) -> tuple[list[_Entry], list, list[int
     return entries, judged, chosen, trusted
 
 
+def _read_crop(flat: np.ndarray, lo, hi, letters: list[str], engine) -> tuple:
+    """``_read`` on the part of ``flat`` between corners ``lo`` and ``hi`` (x, y), boxes in ``flat``'s pixels."""
+    x0, y0 = np.maximum(np.asarray(lo, np.float64), 0).astype(int)
+    x1, y1 = np.minimum(np.asarray(hi, np.float64), flat.shape[::-1]).astype(int)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return [], [], [], True
+    boxes = engine.image_to_data(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm=11)
+    return _read([replace(b, left=b.left + x0, top=b.top + y0) for b in boxes], letters)
+
+
 def _strength(reading: tuple) -> tuple[bool, int, int]:
     """How well a reading is backed: grid trusted, entries the grid vouches for, entries in the list."""
     entries, judged, chosen, trusted = reading
@@ -746,19 +757,24 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
     flat, T = _prepare(image, grids, None if loc is None else loc.corners, pitch)
-    entries, judged, chosen, trusted = _read(engine.image_to_data(flat, psm=11), letters)
-    if chosen:
-        # Second look at the list alone: Tesseract's page layout skips lines of a big sparse page (boxed
-        # lists, first or last rows) that it reads fine in a crop around what was found.
+    reading = _read(engine.image_to_data(flat, psm=11), letters)
+    if not reading[2] and loc is not None:
+        # Nothing found: Tesseract's layout analysis can lose a list among photo background texture; look
+        # again at the page close to the grid only.
+        q = cv2.perspectiveTransform(np.asarray(loc.corners, np.float64)[None], T)[0]
+        reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
+        reading = _read_crop(flat, q.min(axis=0) - reach, q.max(axis=0) + reach, letters, engine)
+    if reading[2]:
+        # Second look at the list alone: the page layout also skips lines of a big sparse page (boxed lists,
+        # first or last rows) that Tesseract reads fine in a crop around what was found.
+        entries, chosen = reading[0], reading[2]
         h = float(np.median([entries[i].height for i in chosen]))
         box = np.array([entries[i].box for i in chosen], np.float64)
-        x0, y0 = np.maximum(box[:, :2].min(axis=0) - [6 * h, 4 * h], 0).astype(int)
-        x1, y1 = np.minimum(box[:, 2:].max(axis=0) + [6 * h, 4 * h], flat.shape[::-1]).astype(int)
-        boxes = [replace(b, left=b.left + x0, top=b.top + y0)
-                 for b in engine.image_to_data(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm=11)]
-        again = _read(boxes, letters)
-        if _strength(again) >= _strength((entries, judged, chosen, trusted)):
-            entries, judged, chosen, trusted = again
+        again = _read_crop(flat, box[:, :2].min(axis=0) - [6 * h, 4 * h], box[:, 2:].max(axis=0) + [6 * h, 4 * h],
+                           letters, engine)
+        if _strength(again) >= _strength(reading):
+            reading = again
+    entries, judged, chosen, trusted = reading
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
     box = np.array([entries[i].box for i in chosen], np.float64)
