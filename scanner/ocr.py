@@ -254,7 +254,7 @@ def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int, cell_
 def is_bar(image: np.ndarray) -> bool:
     """Is this letter image (ink 0) a plain upright bar, i.e. a sans-serif I?"""
     h, w = image.shape
-    return h >= 3 * w and np.count_nonzero(image == 0) >= 0.8 * h * w
+    return h >= 3 * w and np.count_nonzero(image == 0) >= 0.7 * h * w
 
 
 def tail_fraction(image: np.ndarray) -> float:
