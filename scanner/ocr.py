@@ -291,8 +291,11 @@ def _apply_marks(grid, confidence, alternatives, marks, tall: dict[tuple[int, in
                                   if unicodedata.normalize("NFC", k + mark) in alphabet}
         elif mark:  # a mark this alphabet has no letter for: keep the base, but flag the cell
             confidence[r, c] *= 0.5
-        elif base == "C" and "Ç" in alphabet and tall.get((r, c)):  # a cedilla joined to its C
+        elif base in "CG" and "Ç" in alphabet and tall.get((r, c)):  # a cedilla joined to its C (read C or G)
             grid[r][c] = "Ç"
+            alternatives[r][c] = {k: v for k, v in {**alternatives[r][c], base: confidence[r, c] * 0.5}.items()
+                                  if k in alphabet and k != "Ç"}
+            confidence[r, c] *= 0.8
     for r, row in enumerate(grid):
         for c, letter in enumerate(row):
             if letter not in alphabet:  # a base letter the alphabet only has accented
