@@ -175,7 +175,7 @@ def _agree(a: _Lattice, b: _Lattice) -> bool:
     larger."""
     if (a.rows, a.cols) != (b.rows, b.cols) or a.fill < 0.97 or a.resid > 0.06:
         return False
-    if not a.isolated and min(a.rows, a.cols) < 8:
+    if not a.isolated:
         return False
     pitch = np.linalg.norm(a.corners()[1] - a.corners()[0]) / a.cols
     return bool(np.max(np.linalg.norm(a.corners() - b.corners(), axis=1)) < 0.2 * pitch)
@@ -300,9 +300,8 @@ def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, fl
         if all(pitch):
             frames.append((np.array([cx, cy]), float(angle), 1.6 * pitch[0], 1.6 * pitch[1],
                            round(0.12 * min(pitch))))
-        else:
-            run = min(rw, rh) / 5
-            frames.append((np.array([cx, cy]), float(angle), run, run, 3))
+        run = min(rw, rh) / 5  # and without trusting that pitch: a grid has at least 4 cells a side
+        frames.append((np.array([cx, cy]), float(angle), run, run, 3))
     return frames
 
 
