@@ -185,14 +185,15 @@ def letter_image(flat: np.ndarray, top: int, left: int, mask: np.ndarray, scale:
     pieces = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)[0]
     for level in (INK_LEVEL, 0.5 * (1 + INK_LEVEL)):
         out = np.where(big < darkest + level * (255.0 - darkest), 0, 255).astype(np.uint8)
-        if cv2.connectedComponents(255 - out, connectivity=8)[0] <= pieces:
+        n, _, stats, _ = cv2.connectedComponentsWithStats(255 - out, connectivity=8)
+        if n <= pieces:
             break
     for width in (3, 5, 7):  # side-by-side pieces (a D broken into "I)") are one letter: bridge them
-        n, _, stats, _ = cv2.connectedComponentsWithStats(255 - out, connectivity=8)
         if n <= 2 or _stacked_pieces(stats):
             break
         out = cv2.erode(out, np.ones((1, width), np.uint8))
         out = cv2.dilate(out, np.ones((1, width), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(255 - out, connectivity=8)
     ys, xs = np.nonzero(out == 0)
     if len(ys) == 0:
         return out
@@ -246,7 +247,10 @@ def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int, cell_
     if not found:
         return {}
     scale = LETTER_PX / float(np.median([mask.shape[0] for _, _, mask in found.values()]))
-    row_top = {r: np.median([top for (rr, _), (top, _, _) in found.items() if rr == r]) for r, _ in found}
+    tops: dict[int, list[int]] = {}
+    for (r, _), (top, _, _) in found.items():
+        tops.setdefault(r, []).append(top)
+    row_top = {r: float(np.median(values)) for r, values in tops.items()}
     return {(r, c): (letter_image(flat, top, left, mask, scale), int(round((top - row_top[r]) * scale)))
             for (r, c), (top, left, mask) in found.items()}
 
