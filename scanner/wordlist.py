@@ -241,8 +241,31 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     out = []
     for (read, text), conf in zip(texts, confs or [0.0] * len(texts)):
         word, status = correct(text, matches.get(grid_key(text, ascii_only), set()), ascii_only, conf)
+        if status == "exact" and not all(_is_word(t) for t in text.split()):
+            whole = _whole_word(grid_key(text, ascii_only), letters)
+            if whole is not None:
+                word, status = whole, "corrected"
         out.append((WordEntry(read=read, word=word, corrected=status == "corrected"), status))
     return out
+
+
+def _whole_word(fragment: str, letters: list[str]) -> str | None:
+    """The one dictionary word the grid spells with ``fragment`` plus one more cell at either end, if exactly one:
+    Tesseract drops a first or last letter that touches a mark (IGER for TIGER), and the fragment, being part of
+    the word in the grid, is found there as read."""
+    from solver import DIRECTIONS, solve
+
+    rows, cols = len(letters), len(letters[0])
+    found = set()
+    for occ in solve(letters, [fragment])[0].occurrences:
+        dr, dc = DIRECTIONS[occ.direction]
+        (r0, c0), (r1, c1) = occ.cells[0], occ.cells[-1]
+        for (r, c), before in (((r0 - dr, c0 - dc), True), ((r1 + dr, c1 + dc), False)):
+            if 0 <= r < rows and 0 <= c < cols:
+                candidate = letters[r][c] + fragment if before else fragment + letters[r][c]
+                if _is_word(candidate):
+                    found.add(candidate)
+    return found.pop() if len(found) == 1 else None
 
 
 # -----------------------------------------------------------------------------------------------------------------
@@ -496,7 +519,7 @@ def _entry(run: list) -> _Entry | None:
 
 def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
     """Join neighbours on a line that the grid holds as one run (a monospace space is as wide as a column gap:
-    "GRIZZLY" + "BEAR" is the entry "GRIZZLY BEAR" when GRIZZLYBEAR is in the grid)."""
+    "GRIZZLY" + "BEAR" is the entry "GRIZZLY BEAR" when GRIZZLYBEAR is in the grid, or near a grid string)."""
     order = sorted(range(len(entries)), key=lambda i: (entries[i].box[1], entries[i].box[0]))
     out_entries, out_judged, skip = [], [], set()
     for n, i in enumerate(order):
@@ -507,10 +530,10 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
             b = entries[j]
             gap = b.box[0] - a.box[2]
             if (j not in skip and 0 < gap < 3 * a.height and abs(a.box[1] + a.box[3] - b.box[1] - b.box[3]) < 0.6 *
-                    a.height and judged[i][1] == judged[j][1] == "exact"):
+                    a.height and {judged[i][1], judged[j][1]} <= {"exact", "near", "corrected"}):
                 joined = _entry(a.boxes + b.boxes)
                 verdict = correct_entries([(joined.raw, joined.text)], letters, [joined.conf])[0]
-                if verdict[1] == "exact" and len(grid_key(joined.text)) >= 6:
+                if _confirmed(verdict) and len(grid_key(joined.text)) >= 6:
                     out_entries.append(joined)
                     out_judged.append(verdict)
                     skip.add(j)

@@ -247,3 +247,12 @@ def test_words_image_of_a_whole_page_ignores_its_grid():
     image, truth = synth.render_page(puzzle, cell_px=40, word_list_layout="below", title="Space Word Search")
     wl = read_word_list(image, None, truth["grid"], source="page.png")
     assert [grid_key(w) for w in wl.words] == [grid_key(w) for w in truth["words"]]
+
+
+def test_a_fragment_found_in_the_grid_is_completed_to_the_word():
+    """IGER (T lost) is in the grid as part of TIGER: completed to the one dictionary word one cell longer."""
+    grid = ["XTIGERQ", "ZQXZQXZ", "QZXQZXQ"]
+    (entry, status), = correct_entries([("IGER", "IGER")], grid)
+    assert (entry.word, entry.corrected, status) == ("TIGER", True, "corrected")
+    (entry, status), = correct_entries([("TIGER", "TIGER")], grid)
+    assert (entry.word, status) == ("TIGER", "exact")
