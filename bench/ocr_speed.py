@@ -6,6 +6,10 @@ grid, CPU time of this process per grid, and cells right. The per-cell baseline 
 process per cell), so it runs on a sample of cells per grid and its time is extrapolated to 225 cells.
 
     .venv/bin/python bench/ocr_speed.py [--grids 6] [--repeat 3] [--sample 25]
+    .venv/bin/python bench/ocr_speed.py --corpus   # also: cells right per ../shared/corpus image
+
+With --corpus, every word-search image of the corpus goes through detect.find_grid + detect.rectify (helper
+C's code) and read_grid, and one line per image shows the cells read right against the truth sidecar.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from scanner import synth  # noqa: E402
 from scanner.engine import get_engine  # noqa: E402
 from scanner.ocr import DEFAULT_ALPHABET, read_grid  # noqa: E402
+from conftest import CORPUS, corpus_items  # noqa: E402
 from test_ocr import CELL, cells_right, rectified_grid  # noqa: E402  (the tests' grid renderer)
 
 SIZE = 15
@@ -78,11 +83,40 @@ def per_cell_baseline(cases, sample: int) -> dict:
             "note": f"{sample} cells/grid timed, x{SIZE * SIZE / sample:.1f} extrapolated; CPU is in subprocesses"}
 
 
+def corpus_table() -> None:
+    """OCR cells right per corpus image (detection and rectification by scanner.detect)."""
+    from scanner import detect, load
+
+    total = right = 0
+    print(f"{'image':60s} {'kind':10s} {'shape':>7s} {'cells right':>16s} {'ocr ms':>7s}")
+    for path, truth in corpus_items():
+        image = load.load_image(path)
+        name = str(path.relative_to(CORPUS))
+        name = name if len(name) <= 60 else "..." + name[-57:]
+        try:
+            loc = detect.find_grid(image, str(path))
+        except Exception as err:  # report and go on: this is a measurement
+            print(f"{name:60s} {truth['kind']:10s} {'-':>7s} {'no grid: ' + str(err)[:40]}")
+            continue
+        if (loc.rows, loc.cols) != (truth["rows"], truth["cols"]):
+            print(f"{name:60s} {truth['kind']:10s} {loc.rows:>3d}x{loc.cols:<3d} wrong shape")
+            continue
+        rectified, _ = detect.rectify(image, loc, cell_px=CELL)
+        reading, wall, _ = timed(lambda: read_grid(rectified, loc.rows, loc.cols, cell_px=CELL))
+        grid = [row.replace(" ", "").upper() for row in truth["grid"]]
+        n, k = loc.rows * loc.cols, cells_right(reading, grid)
+        total, right = total + n, right + k
+        print(f"{name:60s} {truth['kind']:10s} {loc.rows:>3d}x{loc.cols:<3d} {k:>5d}/{n:<4d} {100 * k / n:5.1f}% {wall:7.0f}")
+    if total:
+        print(f"{'all':60s} {'':10s} {'':7s} {right:>5d}/{total:<4d} {100 * right / total:5.1f}%")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--grids", type=int, default=6)
     parser.add_argument("--repeat", type=int, default=3, help="timed reads per grid for our methods (median)")
     parser.add_argument("--sample", type=int, default=25, help="cells per grid for the per-cell baseline")
+    parser.add_argument("--corpus", action="store_true", help="also print cells right per corpus image")
     args = parser.parse_args()
     cases = grids(args.grids)
     rows = [
@@ -97,6 +131,9 @@ def main() -> None:
         acc = f"{r['right']}/{r['cells']} {100 * r['right'] / r['cells']:.1f}%"
         cpu = "-" if np.isnan(r["cpu"]) else f"{r['cpu']:.0f}"
         print(f"{name:44s} {r['wall']:9.0f} {cpu:>8s} {r['wall'] / base:7.1f} {acc:>18s}  {r['note']}")
+    if args.corpus:
+        print()
+        corpus_table()
 
 
 if __name__ == "__main__":
