@@ -164,6 +164,8 @@ def _search(work: np.ndarray) -> list[_Lattice]:
             if not any(lat.isolated for lat in found):
                 for frame in _ruled_frames(mask):
                     found += _lattices(_blobs_without_lines(mask, frame))
+                    if _clean(found):
+                        break
             lattices += found
             if _clean(found):
                 return lattices
@@ -288,7 +290,7 @@ def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, fl
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     side = min(mask.shape) / 8
     big = np.flatnonzero((w > side) & (h > side) & (area < 0.5 * w * h))
-    frames = []
+    frames, fallbacks = [], []
     for c in big[np.argsort(area[big])[::-1][:count]]:
         ys, xs = np.nonzero(labels[y[c]:y[c] + h[c], x[c]:x[c] + w[c]] == c + 1)
         pts = np.c_[xs + x[c], ys + y[c]].astype(np.float32)
@@ -301,8 +303,8 @@ def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, fl
             frames.append((np.array([cx, cy]), float(angle), 1.6 * pitch[0], 1.6 * pitch[1],
                            round(0.12 * min(pitch))))
         run = min(rw, rh) / 5  # and without trusting that pitch: a grid has at least 4 cells a side
-        frames.append((np.array([cx, cy]), float(angle), run, run, 3))
-    return frames
+        fallbacks.append((np.array([cx, cy]), float(angle), run, run, 3))
+    return frames + fallbacks
 
 
 def _period(coords: np.ndarray) -> float | None:
