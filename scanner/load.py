@@ -49,8 +49,7 @@ def load_image(path: str | Path) -> np.ndarray:
                 if min(w, h) < MIN_SIDE:
                     raise bad(f"image is too small ({w}x{h})")
                 im.load()
-                im = ImageOps.exif_transpose(im)
-                return _to_bgr(im)
+                return _to_bgr(_upright(im))
     except BadInputError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -60,6 +59,14 @@ def load_image(path: str | Path) -> np.ndarray:
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise bad(f"corrupt or truncated image ({reason})") from None
+
+
+def _upright(im: Image.Image) -> Image.Image:
+    """Apply the EXIF orientation; a damaged EXIF block leaves the image as stored rather than failing."""
+    try:
+        return ImageOps.exif_transpose(im)
+    except Exception:  # noqa: BLE001 - Pillow raises assorted errors on malformed EXIF
+        return im
 
 
 def _to_bgr(im: Image.Image) -> np.ndarray:
