@@ -51,10 +51,14 @@ class GridReading:
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
 
 
-def is_inverted(gray: np.ndarray) -> bool:
-    """Light letters on a dark ground? Ink is always the minority of the two Otsu classes."""
-    threshold, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    return bool(np.count_nonzero(gray <= threshold) > gray.size / 2)
+def is_inverted(gray: np.ndarray, cell_px: int) -> bool:
+    """Light letters on a dark ground? Letters stand out from the local background (a median over about a
+    cell, so shadows do not count): dark ink deviates downwards, light ink upwards."""
+    small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    k = min(255, max(3, cell_px // 4) | 1)
+    ground = cv2.resize(cv2.medianBlur(small, k), (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
+    deviation = gray.astype(np.int16) - ground.astype(np.int16)
+    return bool(np.percentile(deviation, 99) > -np.percentile(deviation, 1))
 
 
 def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
@@ -470,7 +474,7 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
         raise ValueError(f"expected a gray image of {rows * cell_px}x{cols * cell_px}, got {rectified_gray.shape}")
     alphabet = _normalise(alphabet)
     engine = engine or get_engine()
-    if is_inverted(rectified_gray):
+    if is_inverted(rectified_gray, cell_px):
         rectified_gray = 255 - rectified_gray
     flat = flatten(rectified_gray, cell_px)
     accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
