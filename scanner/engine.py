@@ -103,7 +103,8 @@ def parse_version(text: str) -> tuple[int, int]:
 def _check_version(text: str, what: str) -> str:
     major, minor = parse_version(text)
     if (major, minor) < MIN_VERSION:
-        raise EngineError(f"{what} is Tesseract {major}.{minor}; version 4.0 or later is needed")
+        shown = re.search(r"\d+\.\d+(\.\d+)?", text).group(0)
+        raise EngineError(f"{what} is Tesseract {shown}; version 4.0 or later is needed")
     return f"{major}.{minor}"
 
 

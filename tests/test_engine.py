@@ -111,7 +111,7 @@ def test_pytesseract_binary_too_old(tmp_path, monkeypatch):
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     assert shutil.which("tesseract") == str(fake)
-    with pytest.raises(EngineError, match="is Tesseract 3.5; version 4.0 or later is needed"):
+    with pytest.raises(EngineError, match="is Tesseract 3.05.02; version 4.0 or later is needed"):
         PytesseractEngine("eng", engine_mod.default_tessdata())
 
 
