@@ -111,15 +111,23 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     """Every letter grid on the page (BGR or grey image), largest first; [] when there is none."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     long_side = max(gray.shape[:2])
+    scale = 1.0
     if long_side > WORK_SIDE:
         scale = WORK_SIDE / long_side
-        work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     elif long_side < SMALL_SIDE:  # small images: tiny letters survive thresholding better enlarged
         scale = min(3.0, SMALL_SIDE * 1.5 / long_side)
-        work = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    else:
-        scale, work = 1.0, gray
+
+    def resized(channel: np.ndarray) -> np.ndarray:
+        if scale == 1.0:
+            return channel
+        return cv2.resize(channel, None, fx=scale, fy=scale,
+                          interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+
+    work = resized(gray)
     lattices = _search(work)
+    if image.ndim == 3 and not _clean(lattices):
+        # Pen marks (circled words) are coloured, print is not: in the brightest channel they vanish.
+        lattices += _search(resized(image.max(axis=2)))
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
