@@ -125,9 +125,11 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
 
     work = resized(gray)
     lattices = _search(work)
-    if image.ndim == 3 and not _clean(lattices):
-        # Pen marks (circled words) are coloured, print is not: in the brightest channel they vanish.
-        lattices += _search(resized(image.max(axis=2)))
+    if image.ndim == 3:
+        # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
+        best = max(lattices, key=lambda g: g.nodes, default=None)
+        if not _clean(lattices) or _coloured_ink(image, best.corners() / scale):
+            lattices += _search(resized(image.max(axis=2)))
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
@@ -141,6 +143,20 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         chosen.append(lat)
     return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols,
                          inverted=_light_on_dark(work, lat.corners())) for lat in chosen]
+
+
+def _coloured_ink(image: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether some ink over the grid is strongly coloured (saturated, darker than the paper): pen marks."""
+    f = min(1.0, 400 / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
+    region = np.zeros(small.shape[:2], np.uint8)
+    cv2.fillConvexPoly(region, np.round(corners * f).astype(np.int32), 1)
+    hi = small.max(axis=2).astype(np.int16)[region > 0]
+    lo = small.min(axis=2).astype(np.int16)[region > 0]
+    if hi.size == 0:
+        return False
+    paper = float(np.percentile(hi, 95))
+    return np.count_nonzero((hi - lo > 50) & (hi < 0.85 * paper)) > 0.002 * hi.size
 
 
 def _light_on_dark(gray: np.ndarray, corners: np.ndarray) -> bool:
