@@ -200,3 +200,15 @@ def test_grey_input_and_grid_location_fields() -> None:
     assert loc.corners.shape == (4, 2) and loc.corners.dtype == np.float64
     tl, tr, br, bl = loc.corners
     assert tl[0] < tr[0] and bl[0] < br[0] and tl[1] < bl[1] and tr[1] < br[1]  # reading order
+
+
+def test_two_puzzles_on_one_page_largest_first() -> None:
+    left, t_left = _case("lined-clean")
+    right, t_right = _case("gridless-serif-list-right")
+    height = max(left.shape[0], right.shape[0])
+    page = np.hstack([np.pad(im, ((0, height - im.shape[0]), (0, 0), (0, 0)), constant_values=255)
+                      for im in (left, right)])
+    grids = find_grids(page)
+    assert [(g.rows, g.cols) for g in grids] == [(15, 15), (12, 16)]
+    shifted = dict(t_right, corners=(np.asarray(t_right["corners"]) + [left.shape[1], 0]).tolist())
+    assert _corner_error(grids[0], t_left) < CORNER_TOL and _corner_error(grids[1], shifted) < CORNER_TOL
