@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass, field, replace
 
@@ -683,55 +682,6 @@ def _confirmed(judged: tuple[WordEntry, str]) -> bool:
     return (status == "exact" and n >= 4) or (status in ("corrected", "near") and n >= 5)
 
 
-class _LstmReader:
-    """Tesseract's LSTM recogniser with its dictionaries, in process through tesserocr, for printed words.
-
-    The grid OCR runs the legacy classifier with dictionaries off (best for isolated capitals); on the word
-    list that engine read 85% of the corpus words against 93% for LSTM, so the list gets its own reader. It
-    reuses scanner.engine's model location and TSV parsing; one API object per process, behind a lock.
-    """
-
-    def __init__(self) -> None:
-        import tesserocr
-
-        from scanner.engine import default_tessdata
-
-        self._api = tesserocr.PyTessBaseAPI(path=str(default_tessdata()) + "/", lang="eng",
-                                            oem=tesserocr.OEM.LSTM_ONLY)
-        self._lock = threading.Lock()
-
-    def image_to_data(self, gray: np.ndarray, psm: int = 11, whitelist: str | None = None) -> list:
-        from scanner.engine import parse_tsv
-
-        gray = np.ascontiguousarray(gray)
-        with self._lock:
-            self._api.SetPageSegMode(psm)
-            self._api.SetImageBytes(gray.tobytes(), gray.shape[1], gray.shape[0], 1, gray.shape[1])
-            self._api.SetSourceResolution(300)
-            self._api.Recognize()
-            return parse_tsv(self._api.GetTSVText(0))
-
-
-@functools.cache
-def _lstm_reader() -> _LstmReader | None:
-    try:
-        return _LstmReader()
-    except (ImportError, RuntimeError):
-        return None
-
-
-def _text_engine(engine):
-    """The engine to read the list with: LSTM through tesserocr when the caller's engine is the tesserocr one
-    (or none was given) and the model loads, else the caller's engine as it is (e.g. pytesseract)."""
-    if engine is None:
-        from scanner.engine import get_engine
-
-        engine = get_engine()
-    if getattr(engine, "name", None) == "tesserocr":
-        return _lstm_reader() or engine
-    return engine
-
-
 def _read(boxes: list, letters: list[str]) -> tuple[list[_Entry], list, list[int], bool]:
     """Word boxes -> (candidate entries, their verdicts, indices of the list's entries, grid trusted?)."""
     entries = _candidates(boxes)
@@ -750,7 +700,7 @@ def _read_crop(flat: np.ndarray, lo, hi, letters: list[str], engine) -> tuple:
     x1, y1 = np.minimum(np.asarray(hi, np.float64), flat.shape[::-1]).astype(int)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return [], [], [], True
-    boxes = engine.image_to_data(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm=11)
+    boxes = engine.read_text(np.ascontiguousarray(flat[y0:y1, x0:x1]))
     return _read([replace(b, left=b.left + x0, top=b.top + y0) for b in boxes], letters)
 
 
@@ -769,7 +719,10 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     the page, masked out like ``loc``. Raises NoWordsError when no list is found or what is found is neither
     vouched for by the grid nor reads as a list of words.
     """
-    engine = _text_engine(engine)
+    if engine is None:
+        from scanner.engine import get_engine
+
+        engine = get_engine()
     if loc is None and not other_grids:
         from scanner.detect import find_grids
 
@@ -780,7 +733,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
     flat, T = _prepare(image, grids, None if loc is None else loc.corners, pitch)
-    reading = _read(engine.image_to_data(flat, psm=11), letters)
+    reading = _read(engine.read_text(flat), letters)
     if not reading[2] and loc is not None:
         # Nothing found: Tesseract's layout analysis can lose a list among photo background texture; look
         # again at the page close to the grid only.
