@@ -109,27 +109,23 @@ class _Lattice:
 
 def find_grids(image: np.ndarray) -> list[GridLocation]:
     """Every letter grid on the page (BGR or grey image), largest first; [] when there is none."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    long_side = max(gray.shape[:2])
+    long_side = max(image.shape[:2])
     scale = 1.0
     if long_side > WORK_SIDE:
         scale = WORK_SIDE / long_side
     elif long_side < SMALL_SIDE:  # small images: tiny letters survive thresholding better enlarged
         scale = min(3.0, SMALL_SIDE * 1.5 / long_side)
-
-    def resized(channel: np.ndarray) -> np.ndarray:
-        if scale == 1.0:
-            return channel
-        return cv2.resize(channel, None, fx=scale, fy=scale,
-                          interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
-
-    work = resized(gray)
+    small = image if scale == 1.0 else cv2.resize(
+        image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    work = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     lattices = _search(work)
-    if image.ndim == 3:
+    if small.ndim == 3:
         # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
         best = max(lattices, key=lambda g: g.nodes, default=None)
-        if not _clean(lattices) or _coloured_ink(image, best.corners() / scale):
-            lattices += _search(resized(image.max(axis=2)))
+        b, g, r = cv2.split(small)
+        bright = cv2.max(cv2.max(b, g), r)
+        if not _clean(lattices) or _coloured_ink(bright, cv2.min(cv2.min(b, g), r), best.corners()):
+            lattices += _search(bright)
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
@@ -145,14 +141,13 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
                          inverted=_light_on_dark(work, lat.corners())) for lat in chosen]
 
 
-def _coloured_ink(image: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether some ink over the grid is strongly coloured (saturated, darker than the paper): pen marks."""
-    f = min(1.0, 400 / max(image.shape[:2]))
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else image
-    region = np.zeros(small.shape[:2], np.uint8)
-    cv2.fillConvexPoly(region, np.round(corners * f).astype(np.int32), 1)
-    hi = small.max(axis=2).astype(np.int16)[region > 0]
-    lo = small.min(axis=2).astype(np.int16)[region > 0]
+def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether some ink over the grid is strongly coloured (saturated, darker than the paper): pen marks.
+    `bright` and `dark` are the per-pixel largest and smallest channel."""
+    region = np.zeros(bright.shape[:2], np.uint8)
+    cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 1)
+    hi = bright[region > 0].astype(np.int16)
+    lo = dark[region > 0].astype(np.int16)
     if hi.size == 0:
         return False
     paper = float(np.percentile(hi, 95))
