@@ -109,6 +109,8 @@ class _Lattice:
 
 def find_grids(image: np.ndarray) -> list[GridLocation]:
     """Every letter grid on the page (BGR or grey image), largest first; [] when there is none."""
+    if image.ndim == 3 and image.shape[2] == 4:
+        image = image[:, :, :3]  # BGRA: the letters are in the colour channels
     long_side = max(image.shape[:2])
     scale = 1.0
     if long_side > WORK_SIDE:
@@ -225,7 +227,7 @@ def find_grid(image: np.ndarray, source: str) -> GridLocation:
 def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np.ndarray, np.ndarray]:
     """Warp the grid to a (rows*cell_px, cols*cell_px) grey image, dark letters on light, one cell per cell_px
     square; also return the 3x3 homography mapping input pixels -> rectified pixels."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
     w, h = loc.cols * cell_px, loc.rows * cell_px
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
     H = cv2.getPerspectiveTransform(loc.corners.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
