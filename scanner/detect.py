@@ -123,10 +123,11 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     lattices = _search(work)
     if small.ndim == 3:
         # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
+        # (Also a second chance when nothing was found at all.)
         best = max(lattices, key=lambda g: g.nodes, default=None)
         b, g, r = cv2.split(small)
         bright = cv2.max(cv2.max(b, g), r)
-        if not _clean(lattices) or _coloured_ink(bright, cv2.min(cv2.min(b, g), r), best.corners()):
+        if best is None or _coloured_ink(bright, cv2.min(cv2.min(b, g), r), best.corners()):
             lattices += _search(bright)
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
