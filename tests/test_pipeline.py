@@ -201,8 +201,9 @@ def test_two_puzzles_on_one_page_are_solved_separately():
 def test_corpus_word_searches(corpus_dir):
     """Corpus word searches (real photos, scans, screenshots, printables; list given where the truth has one).
 
-    Regression thresholds, below the issue's targets (bench/accuracy.py measures those): shape right on every
-    image, >= 90% of all cells right, >= 85% of the listed words at their true cells. Truth cells marked "?"
+    Regression thresholds, below the issue's targets (bench/accuracy.py measures those; at 11:30 UTC it gave 98.4%
+    of cells and 96.7% of words): shape right on every image, >= 96% of all cells right, >= 94% of the listed
+    words at their true cells. Truth cells marked "?"
     (unreadable) are not counted.
     """
     items = corpus_items("wordsearch")
@@ -222,5 +223,5 @@ def test_corpus_word_searches(corpus_dir):
         words += words_at_truth_cells(p, dict(truth, grid=grid, words=listed)) if listed else 0
     assert items
     assert shapes == len(items)
-    assert cells >= 0.90 * cells_total
-    assert words >= 0.85 * words_total
+    assert cells >= 0.96 * cells_total
+    assert words >= 0.94 * words_total
