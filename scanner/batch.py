@@ -26,7 +26,8 @@ import numpy as np
 
 from scanner import pdf
 from scanner.engine import get_engine
-from scanner.export import encode_image, write_bytes_atomic, write_json_atomic
+from scanner.export import encode_image
+from solver.files import write_bytes_atomic, write_json_atomic
 from scanner.load import load_image
 from scanner.pipeline import DEFAULT_ALPHABET, annotate, solve_image
 from solver.errors import BadInputError, EngineError, OutputError, WordSearchError

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from solver.errors import BadInputError, NoWordsError, PartialFailure, WordSearchError
 from solver.cli import boggle_command, solve_text
+from solver.errors import NoWordsError, PartialFailure, WordSearchError
+from solver.files import check_not_input, read_word_file, split_words, write_bytes_atomic
 
 EXIT_CODES_HELP = """\b
 Exit codes:
@@ -53,7 +54,7 @@ def solve_command(image: Path, words_text: str | None, words_file: Path | None, 
     Prints a short summary; -o writes the annotated image (same size and orientation as IMAGE, with a legend of
     the words not found), --json writes the grid, the word positions and the timings.
     """
-    from scanner.export import check_not_input, encode_image, image_extension, write_bytes_atomic
+    from scanner.export import encode_image, image_extension
     from scanner.pipeline import annotate, solve_file
 
     if sum(x is not None for x in (words_text, words_file, words_image)) > 1:
@@ -65,14 +66,7 @@ def solve_command(image: Path, words_text: str | None, words_file: Path | None, 
         image_extension(output)
     if json_path is not None:
         check_not_input(json_path, inputs)
-    if words_file is not None:
-        words, words_source = read_words_file(words_file), "file"
-    elif words_text is not None:
-        words, words_source = split_words(words_text), "argument"
-    else:
-        words, words_source = None, "image"
-    if words == []:
-        raise NoWordsError(f"nothing to search for: {words_file or '--words'} holds no words")
+    words, words_source = chosen_words(words_text, words_file)
 
     picture, puzzles = solve_file(image, words=words, words_source=words_source, words_image=words_image,
                                   alphabet=alphabet, engine=engine)
@@ -94,21 +88,16 @@ def solve_command(image: Path, words_text: str | None, words_file: Path | None, 
             click.echo(f"wrote {path}", err=to_stderr)
 
 
-def split_words(text: str) -> list[str]:
-    """Words from "A, B,C" or one per line; blanks dropped, order and spelling kept."""
-    return [w.strip() for line in text.splitlines() for w in line.split(",") if w.strip()]
-
-
-def read_words_file(path: Path) -> list[str]:
-    """The words of a --words-file (UTF-8, one per line or comma-separated)."""
-    try:
-        return split_words(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BadInputError(f"cannot read {path}: no such file") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"cannot read {path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise BadInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+def chosen_words(words_text: str | None, words_file: Path | None) -> tuple[list[str] | None, str]:
+    """The words to find and where they came from: --words-file, --words, or (neither) the image itself."""
+    if words_file is not None:
+        return read_word_file(words_file), "file"
+    if words_text is not None:
+        words = split_words(words_text)
+        if not words:
+            raise NoWordsError("nothing to search for: --words holds no words")
+        return words, "argument"
+    return None, "image"
 
 
 def solve_summary(puzzles: list) -> list[str]:
@@ -167,14 +156,7 @@ def batch_command(inputs: tuple[Path, ...], outdir: Path, words_text: str | None
 
     if words_text is not None and words_file is not None:
         raise click.UsageError("give either --words or --words-file, not both")
-    if words_file is not None:
-        words, words_source = read_words_file(words_file), "file"
-    elif words_text is not None:
-        words, words_source = split_words(words_text), "argument"
-    else:
-        words, words_source = None, "image"
-    if words == []:
-        raise NoWordsError(f"nothing to search for: {words_file or '--words'} holds no words")
+    words, words_source = chosen_words(words_text, words_file)
     try:
         report = run_batch(inputs, outdir, words=words, words_source=words_source, fmt=fmt, engine=engine,
                            alphabet=alphabet, workers=workers, force=force, dask_address=dask_address,

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner.export import write_bytes_atomic, write_json_atomic
+from solver.files import write_bytes_atomic, write_json_atomic
 from solver.errors import BadInputError
 
 DIRECTIONS: dict[str, tuple[int, int]] = {

@@ -1,11 +1,7 @@
 """``wordsearch solve-text`` and ``wordsearch boggle``: the text-only commands (registered in scanner/cli.py)."""
 from __future__ import annotations
 
-import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 
 import click
 from rich.console import Console
@@ -13,8 +9,8 @@ from rich.table import Table
 from rich.text import Text
 
 from solver.boggle import boggle, parse_board
-from solver.dictionary import read_word_file
-from solver.errors import BadInputError, GridFormatError, NoWordsError, OutputError
+from solver.errors import GridFormatError, NoWordsError
+from solver.files import json_text, read_text_file, read_word_file, split_words, write_json_atomic
 from solver.grid import PHRASES, parse_grid
 from solver.search import solve
 
@@ -28,7 +24,7 @@ non-letters in the grid), 5 empty word list, 7 output cannot be written."""
 
 def read_puzzle(path: str) -> tuple[list[list[str]], list[str]]:
     """Grid tiles and the word list (possibly empty) of a puzzle text file: rows, a blank line, then words."""
-    lines = read_word_file_text(path).splitlines()
+    lines = read_text_file(path).splitlines()
     while lines and not lines[0].strip():
         lines.pop(0)
     blank = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
@@ -36,44 +32,16 @@ def read_puzzle(path: str) -> tuple[list[list[str]], list[str]]:
         tiles = parse_grid(lines[:blank])
     except GridFormatError as err:
         raise GridFormatError(f"{path}: {err}") from None
-    words = [w for line in lines[blank:] for w in line.split(",") if w.strip()]
+    words = split_words("\n".join(lines[blank:]))
     return tiles, words
-
-
-def read_word_file_text(path: str) -> str:
-    """The text of a file; BadInputError (one line) when it is missing, binary or not UTF-8."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise BadInputError(f"cannot read {path}: {err.strerror or err}") from None
-    if b"\0" in data:
-        raise BadInputError(f"{path} is not a text file (it holds binary data)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise BadInputError(f"{path} is not UTF-8 text") from None
-
-
-def split_words(option: str | None) -> list[str]:
-    return [w for w in (option or "").split(",") if w.strip()]
 
 
 def write_json(target: str, obj: dict, inputs: list[str]) -> None:
     """JSON to stdout ('-') or atomically to a file that is not one of the inputs."""
-    text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
     if target == "-":
-        sys.stdout.write(text)
-        return
-    path = Path(target)
-    if any(path.resolve() == Path(i).resolve() for i in inputs):
-        raise OutputError(f"refusing to overwrite the input {target}")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.resolve().parent, prefix=path.name, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        raise OutputError(f"cannot write {target}: {err.strerror or err}") from None
+        sys.stdout.write(json_text(obj))
+    else:
+        write_json_atomic(target, obj, inputs=inputs)
 
 
 def render_grid(tiles: list[list[str]], highlighted: set[tuple[int, int]]) -> Text:

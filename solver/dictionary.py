@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 
-from solver.errors import BadInputError, NoWordsError
+from solver.errors import NoWordsError, OutputError
+from solver.files import read_word_file, write_bytes_atomic
 from solver.grid import normalize_word
 from solver.trie import Trie
 
@@ -35,24 +35,6 @@ def shipped_words() -> list[str]:
     common = get_english_words_set(["gcide"], alpha=True, lower=True)
     words = get_english_words_set(["web2"], alpha=True)
     return sorted(w.upper() for w in words if w.islower() and w.isascii() and len(w) >= 2 and w in common)
-
-
-def read_word_file(path: str | os.PathLike) -> list[str]:
-    """Words of a text file (one per line, or separated by spaces/commas); BadInputError if it is not text."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise BadInputError(f"cannot read {path}: {err.strerror or err}") from None
-    if b"\0" in data:
-        raise BadInputError(f"{path} is not a text file (it holds binary data)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise BadInputError(f"{path} is not UTF-8 text") from None
-    words = [w for line in text.splitlines() for w in line.replace(",", "\n").split("\n") if w.strip()]
-    if not words:
-        raise NoWordsError(f"{path} holds no words")
-    return words
 
 
 @lru_cache(maxsize=4)
@@ -82,9 +64,6 @@ def _write_atomic(path: Path, data: bytes) -> None:
     """Best effort: a cache that cannot be written only costs time."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:
+        write_bytes_atomic(path, data)
+    except (OSError, OutputError):
         pass

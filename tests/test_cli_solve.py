@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from scanner.cli import main
-from scanner.export import write_image_atomic, write_json_atomic
+from scanner.export import write_image_atomic
+from solver.files import write_json_atomic
 from solver import solve
 from solver.errors import OutputError
 
