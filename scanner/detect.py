@@ -197,17 +197,22 @@ def _search(work: np.ndarray) -> list[_Lattice]:
 def _agree(a: _Lattice, b: _Lattice) -> bool:
     """Same shape, corners within a fifth of a pitch, full and regular, and not a small piece of something
     larger."""
-    if (a.rows, a.cols) != (b.rows, b.cols) or a.fill < 0.97 or a.resid > 0.06:
-        return False
-    if not a.isolated:
+    if (a.rows, a.cols) != (b.rows, b.cols) or a.fill < 0.97 or not _settled(a):
         return False
     pitch = np.linalg.norm(a.corners()[1] - a.corners()[0]) / a.cols
     return bool(np.max(np.linalg.norm(a.corners() - b.corners(), axis=1)) < 0.2 * pitch)
 
 
+def _settled(lat: _Lattice) -> bool:
+    """Whether a lattice is surely a grid, so the search can stop: full, regular, free-standing, and with its
+    letters well apart (a word list set in a monospaced font also lines up, but its letters nearly touch; the
+    real grid may be white on dark, found only with the other polarity)."""
+    return lat.fill >= 0.9 and lat.resid < 0.06 and lat.isolated and lat.width_frac < 0.75
+
+
 def _clean(lattices: list[_Lattice]) -> bool:
-    """Whether one of the lattices is a full, regular, free-standing grid (no need to look further)."""
-    return any(lat.fill >= 0.9 and lat.resid < 0.06 and lat.isolated for lat in lattices)
+    """Whether one of the lattices is settled (no need to look further)."""
+    return any(_settled(lat) for lat in lattices)
 
 
 def _unmistakable(lat: _Lattice, first: _Lattice) -> bool:
@@ -407,22 +412,28 @@ def _angle_mod90(vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
 
 
 def _peaks(values: np.ndarray, lo: float, hi: float, count: int) -> list[float]:
-    """Up to `count` modes of positive values (log-spaced histogram, lightly smoothed)."""
+    """Up to `count` modes of positive values (log-spaced histogram, lightly smoothed), strongest first.
+
+    A mode is a local maximum separated from every stronger mode by a clear dip: two puzzles on a page whose
+    pitches differ by only 20-30% give two modes, while one mode's shoulders give none.
+    """
     values = values[(values > lo) & (values < hi)]
     if len(values) < 4:
         return []
     bins = np.linspace(np.log(lo), np.log(hi), 120)
     hist, edges = np.histogram(np.log(values), bins=bins)
     hist = np.convolve(hist, [1, 2, 3, 2, 1], mode="same").astype(np.float64)
-    found = []
-    for _ in range(count):
-        i = int(np.argmax(hist))
-        if hist[i] < max(4.0, 0.15 * (found[0][1] if found else 0)):
+    padded = np.r_[np.zeros(2), hist, np.zeros(2)]
+    tops = [i for i in np.argsort(-hist, kind="stable") if hist[i] >= padded[i:i + 5].max() and hist[i] > 0]
+    found: list[int] = []
+    for i in tops:
+        if len(found) == count or hist[i] < max(4.0, 0.15 * (hist[found[0]] if found else 0)):
             break
-        sel = values[(np.log(values) >= edges[max(i - 3, 0)]) & (np.log(values) <= edges[min(i + 4, len(edges) - 1)])]
-        found.append((float(np.median(sel)), hist[i]))
-        hist[max(i - 8, 0):i + 9] = 0
-    return [f[0] for f in found]
+        if any(hist[min(i, f):max(i, f) + 1].min() > 0.6 * hist[i] for f in found):
+            continue  # no dip between it and a stronger mode: the same mode
+        found.append(int(i))
+    return [float(np.median(values[(np.log(values) >= edges[max(i - 3, 0)])
+                                   & (np.log(values) <= edges[min(i + 4, len(edges) - 1)])])) for i in found]
 
 
 def _lattices(b: _Blobs) -> list[_Lattice]:

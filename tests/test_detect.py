@@ -6,6 +6,8 @@ images with no puzzle at all.
 """
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ from scanner.detect import GridLocation, find_grid, find_grids, rectify
 from scanner.load import load_image
 from solver.errors import NoGridError
 
-from conftest import corpus_items
+from conftest import SAMPLES, corpus_items
 
 CORNER_TOL = 0.35
 """Largest accepted corner error, in cell pitches."""
@@ -212,3 +214,27 @@ def test_two_puzzles_on_one_page_largest_first() -> None:
     assert [(g.rows, g.cols) for g in grids] == [(15, 15), (12, 16)]
     shifted = dict(t_right, corners=(np.asarray(t_right["corners"]) + [left.shape[1], 0]).tolist())
     assert _corner_error(grids[0], t_left) < CORNER_TOL and _corner_error(grids[1], shifted) < CORNER_TOL
+
+
+@pytest.mark.parametrize("columns", [2, 1], ids=["side-by-side", "stacked"])
+def test_two_sample_puzzles_on_one_sheet(columns: int) -> None:
+    """samples/printable.png (ruled 15x15) and samples/gridless.png (14x16), pitches only ~25% apart, laid out
+    on one sheet by synth.compose_pages: both are found, with their own shapes and corners within 0.35 pitch."""
+    pages = [(load_image(SAMPLES / name), json.loads((SAMPLES / f"{name}.json").read_text()))
+             for name in ("printable.png", "gridless.png")]
+    sheet, truth = synth.compose_pages(pages, columns=columns)
+    grids = find_grids(sheet)
+    assert [(g.rows, g.cols) for g in grids] == [(15, 15), (14, 16)]
+    for loc, t in zip(grids, truth["puzzles"]):
+        assert _corner_error(loc, t) < CORNER_TOL
+
+
+@pytest.mark.parametrize("seed", [137, 1011])
+def test_white_on_dark_grid_over_a_monospaced_word_list(seed: int) -> None:
+    """synth.random_case seeds whose word list, set in a monospaced font below a white-on-dark grid, lines up
+    like a small dark-on-light grid: the list must not stop the search before the inverted grid is found."""
+    image, truth = synth.random_case(seed)
+    assert truth["case"]["page"]["inverted"]
+    loc = find_grid(image, f"seed {seed}")
+    assert (loc.rows, loc.cols, loc.inverted) == (truth["rows"], truth["cols"], True)
+    assert _corner_error(loc, truth) < CORNER_TOL
