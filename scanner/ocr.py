@@ -32,6 +32,7 @@ CAL_ZERO, CAL_SPAN = 0.38, 0.6  # see calibrate()
 SECOND_OPINION_BELOW = 0.68  # raw confidence under which the LSTM engine is asked too (calibrated 0.5)
 BAR_CONF = 0.6  # confidence of an I recognised by its shape alone
 FALLBACK_CONF = 0.55  # a cell read in the composite below this (0..1) is re-read on its own
+WIDE_FONT, WIDE_FONT_TO = 1.1, 0.8  # see narrowed()
 GRAIN_LEVEL, GRAIN_MEDIAN = 6.0, 13  # see denoise()
 
 
@@ -279,6 +280,19 @@ def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int, cell_
             for (r, c), (top, left, mask) in found.items()}
 
 
+def narrowed(letters: dict[tuple[int, int], tuple[np.ndarray, int]]) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+    """The letters squeezed sideways when the font is much wider than usual (median width over height above
+    WIDE_FONT, e.g. a pixel font), to WIDE_FONT_TO: the legacy classifier knows normal proportions (corpus
+    pixel font 55 -> 66 of 96 cells in the composite read; fonts of usual width are left alone)."""
+    aspect = float(np.median([image.shape[1] / image.shape[0] for image, _ in letters.values()] or [0.0]))
+    if aspect <= WIDE_FONT:
+        return letters
+    factor = WIDE_FONT_TO / aspect
+    return {cell: (np.where(cv2.resize(image, (max(1, round(image.shape[1] * factor)), image.shape[0]),
+                                       interpolation=cv2.INTER_AREA) < 128, 0, 255).astype(np.uint8), dy)
+            for cell, (image, dy) in letters.items()}
+
+
 def is_bar(image: np.ndarray) -> bool:
     """Is this letter image (ink 0) a plain upright bar, i.e. a sans-serif I?"""
     h, w = image.shape
@@ -500,7 +514,7 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
     accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
     # Blobs are found on the plain image; the letter images are cut from a sharpened one (blurred photos
     # of small print: simulated photos 82% -> 91% of cells; sharpening the blob search too broke hairlines).
-    letters = clean_letters(sharpen(flat, cell_px), ink_mask(flat, cell_px), rows, cols, cell_px, accents)
+    letters = narrowed(clean_letters(sharpen(flat, cell_px), ink_mask(flat, cell_px), rows, cols, cell_px, accents))
     bases = alphabet
     marks: dict[tuple[int, int], str] = {}
     if accents:
