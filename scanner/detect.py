@@ -45,6 +45,8 @@ MIN_SIDE_CELLS = 4
 """Smallest accepted grid: this many rows and columns."""
 NODE_TOL = 0.33
 """A blob sits on a lattice node when both its lattice coordinates are within this many pitches of integers."""
+FIT_ROUNDS = 60
+"""Most grow/shrink rounds of a lattice fit."""
 
 
 @dataclass(frozen=True)
@@ -535,7 +537,9 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     hi = [int(ij[:, 0].max()), int(ij[:, 1].max())]  # [c1, r1]
     allpts = np.c_[b.x, b.y]
     letter = None  # median letter height and area in pitches, fixed from the linked cluster
-    for _ in range(60):
+    seen: dict[tuple[int, ...], int] = {}  # rectangle -> iteration that ended on it
+    states = []  # (lo, hi, H, size_ok, hrel) after each iteration
+    for _ in range(FIT_ROUNDS):
         try:
             uv = _apply(np.linalg.inv(H), allpts)
         except np.linalg.LinAlgError:
@@ -622,6 +626,12 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             if Hn is not None:
                 H = Hn
         if not changed:
+            break
+        states.append((lo.copy(), hi.copy(), H, size_ok, hrel))
+        first = seen.setdefault((*lo, *hi), len(states) - 1)
+        if first < len(states) - 1:
+            # The edges oscillate and would cycle until the last round: take the state that round would end in.
+            lo, hi, H, size_ok, hrel = states[first + (FIT_ROUNDS - 1 - first) % (len(states) - 1 - first)]
             break
     uv = _apply(np.linalg.inv(H), allpts)
     rnd = np.round(uv)
