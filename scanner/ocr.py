@@ -1,11 +1,12 @@
 """Read a rectified letter grid: one letter, a confidence and alternatives per cell.
 
-Every cell is cleaned first (flatten the lighting, median-filter grainy images, threshold, drop grid-line remnants and specks, keep the
-letter blob nearest the cell centre, crop it and rescale it to a fixed height), then all cells are pasted
-into ONE composite image, a slot per cell with gaps between them, and Tesseract reads that image once.
+Every cell is cleaned first (flatten the lighting, median-filter grainy images, threshold, drop grid-line
+remnants and specks, keep the letter blob nearest the cell centre, crop it and rescale it to a fixed height;
+narrow the letters of very wide fonts), then all cells are pasted into ONE composite image, a slot per cell
+with gaps between them, and Tesseract reads that image once.
 Each recognised symbol goes back to the cell whose slot holds its box centre. Cells left empty or read as
 garbage are re-read one by one as single characters (cheap in process) and get a lower confidence; unsure
-cells get a second opinion from the LSTM engine; small shape checks settle O vs Q and the bare I.
+cells get a second opinion from the LSTM engine; small shape checks settle O vs Q, K vs R and the bare I.
 With the pytesseract engine that is at most three tesseract runs per grid, never one per cell.
 """
 from __future__ import annotations

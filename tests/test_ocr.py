@@ -13,7 +13,7 @@ import pytest
 from scanner import synth
 from scanner.engine import get_engine
 from scanner.ocr import (DEFAULT_ALPHABET, GRAIN_LEVEL, WIDE_FONT, WIDE_FONT_TO, GridReading, clean_letters, flatten,
-                         grain, ink_mask, narrowed, read_grid)
+                         grain, holes, ink_mask, narrowed, read_grid)
 
 CELL = 64
 
@@ -253,3 +253,14 @@ def test_wide_font_is_narrowed():
     assert aspect(found) > WIDE_FONT
     assert aspect(narrowed(found)) == pytest.approx(WIDE_FONT_TO, abs=0.05)
     assert cells_right(read(wide), grid) >= 0.99 * 225
+
+
+def test_holes_tell_r_from_k():
+    """holes() counts closed counters: one in R, P, A, two in B, none in K, L, X (letters cut from a real
+    rendered grid)."""
+    gray, grid = rectified_grid(53, rows=6, cols=6, font=synth.available_fonts()[0], pitch=40, lined=False)
+    flat = flatten(gray, CELL)
+    found = clean_letters(flat, ink_mask(flat, CELL), 6, 6, CELL)
+    expected = {**dict.fromkeys("RPAQODB", 1), "B": 2, **dict.fromkeys("KLXTIVWYZ", 0)}
+    checked = [(grid[r][c], holes(image)) for (r, c), (image, _) in found.items() if grid[r][c] in expected]
+    assert checked and all(n == expected[letter] for letter, n in checked), checked
