@@ -29,7 +29,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/python bench/solver_speed.py
-	$(VENV)/bin/python bench/accuracy.py
+	$(VENV)/bin/python bench/detect_accuracy.py
+	$(VENV)/bin/python bench/ocr_speed.py
+	$(VENV)/bin/python bench/accuracy.py --synthetic 40
+	$(VENV)/bin/python bench/wordlist_accuracy.py --synthetic 20
 	$(VENV)/bin/python bench/scan_speed.py
 	$(VENV)/bin/python bench/batch_speed.py
 
