@@ -6,7 +6,8 @@ narrow the letters of very wide fonts), then all cells are pasted into ONE compo
 with gaps between them, and Tesseract reads that image once.
 Each recognised symbol goes back to the cell whose slot holds its box centre. Cells left empty or read as
 garbage are re-read one by one as single characters (cheap in process) and get a lower confidence; unsure
-cells get a second opinion from the LSTM engine; small shape checks settle O vs Q, K vs R and the bare I.
+cells get a second opinion from the LSTM engine; unsure cells outvoted by their look-alikes in the same grid
+take the look-alikes' letter; small shape checks settle O vs Q, K vs R and the bare I.
 With the pytesseract engine that is at most three tesseract runs per grid, never one per cell.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ FALLBACK_CONF = 0.55  # a cell read in the composite below this (0..1) is re-rea
 HOLE_AREA = 0.03  # see holes()
 WIDE_FONT, WIDE_FONT_TO = 1.1, 0.8  # see narrowed()
 GRAIN_LEVEL, GRAIN_MEDIAN = 6.0, 13  # see denoise()
+LOOK_ALIKE, SURE, OUTVOTE = 0.9, 0.85, 0.1  # see _same_shapes()
 
 
 @dataclass
@@ -508,6 +510,49 @@ def _shape_checks(cells: _Cells, letters, alphabet: str) -> None:
             cells.set(cell, "I", BAR_CONF, {a: 0.5 for a in "LJT" if a in alphabet})
 
 
+def shape_vector(image: np.ndarray) -> np.ndarray:
+    """A letter image (ink 0) as a zero-mean unit vector for normalised correlation: placed top-centre on a
+    canvas the size of the largest letter image (so size and tails count), blurred by a pixel (so a pixel of
+    misalignment does not)."""
+    canvas = np.zeros((round(1.5 * LETTER_PX), round(1.6 * LETTER_PX)), np.float32)
+    h, w = min(image.shape[0], canvas.shape[0]), min(image.shape[1], canvas.shape[1])
+    x = (canvas.shape[1] - w) // 2
+    canvas[:h, x:x + w] = image[:h, :w] == 0
+    vector = cv2.GaussianBlur(canvas, (0, 0), LETTER_PX / 32).ravel()
+    vector -= vector.mean()
+    return vector / max(1e-6, float(np.linalg.norm(vector)))
+
+
+def _same_shapes(cells: _Cells, letters) -> None:
+    """One letter, one shape: a grid repeats each letter many times in one font, so an unsure cell is
+    compared with its look-alikes (correlation >= LOOK_ALIKE). It takes another letter when that letter is
+    among its alternatives, its look-alikes' confidences add up to OUTVOTE more than those of its own
+    reading, and its closest look-alike reads that letter (so a Q keeps its Q when O's are many).
+    Corpus: 8 more cells right (OliverW10 photo 2.1 215 -> 220 of 225: G -> Q, C -> O, E -> F, K -> R)."""
+    order = list(letters)
+    if len(order) < 2:
+        return
+    vectors = np.stack([shape_vector(letters[cell][0]) for cell in order])
+    score = vectors @ vectors.T
+    np.fill_diagonal(score, -1.0)
+    read = [cells.grid[r][c] for r, c in order]
+    conf = np.array([float(cells.conf[cell]) for cell in order])
+    changes = []
+    for i, cell in enumerate(order):
+        if not 0.0 < conf[i] < SURE:
+            continue
+        votes, nearest = {read[i]: conf[i]}, {}
+        for j in np.nonzero(score[i] >= LOOK_ALIKE)[0]:
+            votes[read[j]] = votes.get(read[j], 0.0) + conf[j]
+            nearest[read[j]] = max(nearest.get(read[j], -1.0), score[i, j])
+        winner = max(votes, key=votes.get)
+        if winner != read[i] and winner in cells.alts[cell[0]][cell[1]] and \
+                votes[winner] >= votes[read[i]] + OUTVOTE and nearest[winner] > nearest.get(read[i], -1.0):
+            changes.append((cell, winner, conf[i]))
+    for cell, winner, old in changes:  # after the vote, so every cell votes with its own reading
+        cells.replace(cell, winner, max(old, 0.45), keep_old_as=old * 0.8)
+
+
 def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
               alphabet: str = DEFAULT_ALPHABET, engine: Engine | None = None) -> GridReading:
     """Read every cell of a rectified grid (dark letters on light, cell (r, c) at [r*cell_px:(r+1)*cell_px,
@@ -540,6 +585,7 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
                    [[{} for _ in range(cols)] for _ in range(rows)])
     _read_composite(cells, letters, engine, bases)
     _second_opinions(cells, letters, engine, bases)
+    _same_shapes(cells, letters)
     _shape_checks(cells, letters, bases)
     if accents:
         tall = {cell: image.shape[0] > 1.15 * LETTER_PX for cell, (image, _) in letters.items()}

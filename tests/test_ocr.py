@@ -12,8 +12,8 @@ import pytest
 
 from scanner import synth
 from scanner.engine import get_engine
-from scanner.ocr import (DEFAULT_ALPHABET, GRAIN_LEVEL, WIDE_FONT, WIDE_FONT_TO, GridReading, clean_letters, flatten,
-                         grain, holes, ink_mask, narrowed, read_grid)
+from scanner.ocr import (DEFAULT_ALPHABET, GRAIN_LEVEL, LOOK_ALIKE, WIDE_FONT, WIDE_FONT_TO, GridReading, clean_letters,
+                         flatten, grain, holes, ink_mask, narrowed, read_grid, shape_vector)
 
 CELL = 64
 
@@ -264,3 +264,24 @@ def test_holes_tell_r_from_k():
     expected = {**dict.fromkeys("RPAQODB", 1), "B": 2, **dict.fromkeys("KLXTIVWYZ", 0)}
     checked = [(grid[r][c], holes(image)) for (r, c), (image, _) in found.items() if grid[r][c] in expected]
     assert checked and all(n == expected[letter] for letter, n in checked), checked
+
+
+def test_shape_vectors_find_the_same_letter():
+    """shape_vector() correlation, the basis of the "one letter, one shape" vote: on a rendered, blurred and
+    noised 15x15 grid, a cell's closest look-alike is the same letter for >= 95% of the cells whose letter
+    occurs more than once; >= 90% of same-letter pairs and <= 5% of other pairs correlate >= LOOK_ALIKE."""
+    gray, grid = rectified_grid(7, font=synth.available_fonts()[0], pitch=40, blur=0.6, noise=4.0)
+    flat = flatten(gray, CELL)
+    found = clean_letters(flat, ink_mask(flat, CELL), 15, 15, CELL)
+    cells = list(found)
+    truth = np.array([grid[r][c] for r, c in cells])
+    vectors = np.stack([shape_vector(found[cell][0]) for cell in cells])
+    score = vectors @ vectors.T
+    np.fill_diagonal(score, -1.0)
+    repeated = [i for i in range(len(cells)) if np.count_nonzero(truth == truth[i]) > 1]
+    closest_same = np.mean([truth[int(np.argmax(score[i]))] == truth[i] for i in repeated])
+    same = truth[:, None] == truth[None, :]
+    np.fill_diagonal(same, False)
+    alike = score >= LOOK_ALIKE
+    assert closest_same >= 0.95
+    assert alike[same].mean() >= 0.9 and alike[~same].mean() <= 0.05
