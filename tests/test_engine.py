@@ -26,6 +26,16 @@ def text_image(lines: list[str], size: int = 36) -> np.ndarray:
     return np.asarray(image)
 
 
+def letter_images(chars: str) -> list[np.ndarray]:
+    """Each character rendered alone, cropped to its ink with a white margin."""
+    out = []
+    for ch in chars:
+        gray = text_image([ch], size=40)
+        ys, xs = np.nonzero(gray < 128)
+        out.append(np.pad(gray[ys.min():ys.max() + 1, xs.min():xs.max() + 1], 16, constant_values=255))
+    return out
+
+
 @pytest.mark.parametrize("name", ["tesserocr", "pytesseract"])
 def test_engine_reports_version_and_mode(name):
     engine = get_engine(name)
@@ -67,12 +77,7 @@ def test_symbols_have_boxes_confidence_and_choices(name):
 
 @pytest.mark.parametrize("name", ["tesserocr", "pytesseract"])
 def test_read_chars_reads_single_letters(name):
-    letters = []
-    for ch in "KXA":
-        gray = text_image([ch], size=40)
-        ys, xs = np.nonzero(gray < 128)
-        letters.append(np.pad(gray[ys.min():ys.max() + 1, xs.min():xs.max() + 1], 16, constant_values=255))
-    read = get_engine(name).read_chars(letters, whitelist=UPPER)
+    read = get_engine(name).read_chars(letter_images("KXA"), whitelist=UPPER)
     assert [s.text if s else None for s in read] == ["K", "X", "A"]
 
 
@@ -129,9 +134,10 @@ def test_engine_rejects_colour_images():
 
 @pytest.mark.parametrize("name", ["tesserocr", "pytesseract"])
 def test_second_opinion_uses_the_lstm_engine(name):
-    letters = []
-    for ch in "RGW":
-        gray = text_image([ch], size=40)
-        ys, xs = np.nonzero(gray < 128)
-        letters.append(np.pad(gray[ys.min():ys.max() + 1, xs.min():xs.max() + 1], 16, constant_values=255))
-    assert get_engine(name).second_opinion(letters, whitelist=UPPER) == ["R", "G", "W"]
+    assert get_engine(name).second_opinion(letter_images("RGW"), whitelist=UPPER) == ["R", "G", "W"]
+
+
+@pytest.mark.parametrize("name", ["tesserocr", "pytesseract"])
+def test_read_text_reads_printed_words(name):
+    boxes = get_engine(name).read_text(text_image(["APPLE   BANANA", "Cherry   Grape"]))
+    assert {b.text for b in boxes if b.text} >= {"APPLE", "BANANA", "Cherry", "Grape"}
