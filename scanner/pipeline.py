@@ -68,11 +68,6 @@ class PuzzleResult:
 
     def to_json(self) -> dict:
         """The JSON contract: source, puzzle, grid, words, timings_ms (and word_list when there is one)."""
-        corrections = {}
-        for res in self.results:
-            for miss in res.mismatches:
-                corrections.setdefault(res.word, []).append(
-                    {"cell": _rc(miss.cell), "read": miss.read, "needed": miss.needed})
         out = {
             "source": self.source,
             "puzzle": self.index,
@@ -85,23 +80,19 @@ class PuzzleResult:
                 "inverted": bool(self.location.inverted),
                 "low_confidence": [_rc(cell) for cell in self.low_confidence()],
             },
-            "words": [
-                {
-                    "word": res.word,
-                    "found": bool(res.found),
-                    "start": _rc(res.start) if res.found else None,
-                    "end": _rc(res.end) if res.found else None,
-                    "direction": res.direction if res.found else None,
-                    "cells": [_rc(cell) for cell in res.cells],
-                    "corrected": corrections.get(res.word, []),
-                }
-                for res in self.results
-            ],
+            "words": [word_json(res) for res in self.results],
             "timings_ms": {stage: self.timings_ms.get(stage) for stage in
                            ("load", "detect", "ocr", "words", "solve", "annotate")},
         }
         out["word_list"] = word_list_json(self.words_source, self.word_list, [r.word for r in self.results])
         return out
+
+
+def word_json(result) -> dict:
+    """A solver WordResult in the scanner's JSON: the solver's own fields, its mismatches named "corrected"."""
+    d = result.to_dict()
+    return {key: d[key] for key in ("word", "found", "start", "end", "direction", "cells")} | {
+        "corrected": d["mismatches"]}
 
 
 def word_list_json(source: str, word_list, words: list[str]) -> dict:
