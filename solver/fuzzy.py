@@ -6,11 +6,9 @@ A hit may have at most ``max_mismatches`` disagreeing cells, and a strict majori
 """
 from __future__ import annotations
 
-from math import lcm
-
 import numpy as np
 
-from solver.grid import DIRECTIONS, READING_ORDER, Grid
+from solver.grid import DIRECTIONS, READING_ORDER, Grid, wrap_period
 from solver.results import Mismatch, Occurrence
 
 Alternatives = list[list[dict[str, float]]]
@@ -31,7 +29,7 @@ def find_fuzzy(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
             dr, dc = DIRECTIONS[d]
             n = len(p) - 1
             if wrap:
-                if len(p) > lcm(rows if dr else 1, cols if dc else 1):
+                if len(p) > wrap_period(grid.shape, d):
                     continue
                 valid = np.ones(grid.shape, dtype=bool)
             else:

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
+from math import lcm
 
 import numpy as np
 
@@ -29,6 +30,12 @@ MULTI_BASE = 0xF0000  # codes of multi-letter tiles (Unicode supplementary priva
 _IGNORED_IN_WORDS = str.maketrans("", "", " \t-'\u2019\u2010\u2011")
 _TOKEN = re.compile(r"\[([^\]]*)\]|(.)")  # a compact row: letters, or [QU]-style bracketed tiles
 _SPECIAL_TILE = re.compile(r"[^\W\d_]+-|-[^\W\d_]+|[^\W\d_]+(?:/[^\W\d_]+)+")  # SUB-, -ER, U/M
+
+
+def wrap_period(shape: tuple[int, int], direction: str) -> int:
+    """Cells a wrapped line in ``direction`` visits before it repeats: the longest word it can hold."""
+    dr, dc = DIRECTIONS[direction]
+    return lcm(shape[0] if dr else 1, shape[1] if dc else 1)
 
 
 def fold_accents(text: str) -> str:

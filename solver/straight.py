@@ -15,11 +15,9 @@ the table walk was ~2.5x faster on 1000x1000 / 10,000 words and the node walk ~3
 """
 from __future__ import annotations
 
-from math import lcm
-
 import numpy as np
 
-from solver.grid import DIRECTIONS, READING_ORDER, Grid
+from solver.grid import DIRECTIONS, READING_ORDER, Grid, wrap_period
 from solver.results import Occurrence
 
 Hits = tuple[np.ndarray, np.ndarray, np.ndarray]  # pattern index, flat start cell, READING_ORDER index
@@ -40,8 +38,7 @@ def find_exact(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
         pid, start, way = _dense(grid, patterns, directions)
     rows, cols = grid.shape
     if wrap:
-        period = np.array([lcm(rows if DIRECTIONS[d][0] else 1, cols if DIRECTIONS[d][1] else 1)
-                           for d in READING_ORDER])
+        period = np.array([wrap_period(grid.shape, d) for d in READING_ORDER])
         keep = np.array([len(p) for p in patterns])[pid] <= period[way]
         pid, start, way = pid[keep], start[keep], way[keep]
     order = np.lexsort((way, start, pid))
