@@ -232,6 +232,13 @@ def find_grid(image: np.ndarray, source: str) -> GridLocation:
     return grids[0]
 
 
+def turned(loc: GridLocation, turns: int) -> GridLocation:
+    """The same grid seen turned ``turns`` quarter turns counter-clockwise (as np.rot90 turns an array):
+    the corner that becomes the top-left comes first, rows and columns swap on odd turns."""
+    rows, cols = (loc.cols, loc.rows) if turns % 2 else (loc.rows, loc.cols)
+    return GridLocation(np.roll(loc.corners, -turns, axis=0), rows, cols, loc.inverted)
+
+
 def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np.ndarray, np.ndarray]:
     """Warp the grid to a (rows*cell_px, cols*cell_px) grey image, dark letters on light, one cell per cell_px
     square; also return the 3x3 homography mapping input pixels -> rectified pixels."""
@@ -524,6 +531,14 @@ def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float, claimed: 
     return out
 
 
+def _height_spread(heights: np.ndarray) -> float:
+    """How much the grid's letter heights vary, as a factor >= 1 that widens the size checks: 1 for capitals
+    (all alike), up to 1.5 for lower case, where x-height letters, ascenders and descenders mix (a row of
+    a, c, e, m, n stands 30% lower than one of b, d, f, h, k)."""
+    q25, q75 = np.percentile(heights, [25, 75])
+    return float(np.clip(q75 / max(q25, 1e-6) / 1.1, 1.0, 1.5))
+
+
 def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | None:
     """Fit lattice -> image to a linked cluster, then settle the row/column extent on all blobs."""
     pts = np.c_[b.x[members], b.y[members]]
@@ -553,8 +568,9 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         area = b.area / (px * py)
         if letter is None:
             letter = float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]]))
+            spread = _height_spread(extent[members[keep], 1])
         hrel = extent[:, 1] / letter[0]
-        size_ok = (hrel > 0.6) & (hrel < 1.6)
+        size_ok = (hrel > 0.6 / spread) & (hrel < 1.6 * spread)
         on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
         # Only solid, letter-sized blobs count against a row/column: not I's, nor pieces of broken ruled lines
         # (thin, or small and on a cell boundary).
@@ -585,9 +601,10 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             step = np.diff(other[sel])
             gaps = step - (n_extent[sel[1:], 1 - axis] + n_extent[sel[:-1], 1 - axis]) / 2
             text = np.count_nonzero((gaps < 0.12) & (step > 0.3)) >= max(2, 0.25 * len(sel))  # not pieces of one letter
-            if text or off > 0.5 * nodes + 1 or not 0.7 < ratio < 1.4:
+            if text or off > 0.5 * nodes + 1 or not 0.7 / spread < ratio < 1.4 * spread:
                 return 0
-            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 < ratio < 1.18 else 1
+            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 / spread < ratio < 1.18 * spread \
+                else 1
 
         changed = False
         for axis in (0, 1):
