@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner import imaging
 from solver.errors import NoGridError
 
 WORK_SIDE = 1400
@@ -143,7 +144,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
             continue
         chosen.append(lat)
     return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols,
-                         inverted=_light_on_dark(work, lat.corners())) for lat in chosen]
+                         inverted=_light_on_dark(work, lat)) for lat in chosen]
 
 
 def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> bool:
@@ -159,17 +160,14 @@ def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> 
     return np.count_nonzero((hi - lo > 50) & (hi < 0.85 * paper)) > 0.002 * hi.size
 
 
-def _light_on_dark(gray: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether the grid's letters are lighter than its background: most of a grid's area is background, so its
-    median is near the background's level. (The ink polarity a lattice was found with does not tell: halos
-    around white letters also form a lattice.)"""
+def _light_on_dark(gray: np.ndarray, lat: _Lattice) -> bool:
+    """Whether the grid's letters are lighter than its background, judged inside the grid. (The ink polarity a
+    lattice was found with does not tell: halos around white letters also form a lattice.)"""
+    corners = lat.corners()
     region = np.zeros(gray.shape, np.uint8)
     cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 1)
-    values = gray[region.astype(bool)]
-    if values.size == 0:
-        return False
-    lo, mid, hi = np.percentile(values, [2, 50, 98])
-    return bool(mid < (lo + hi) / 2)
+    pitch = float(np.linalg.norm(corners[1] - corners[0])) / lat.cols
+    return imaging.light_on_dark(gray, round(pitch), region.astype(bool))
 
 
 def _search(work: np.ndarray) -> list[_Lattice]:
@@ -276,10 +274,7 @@ def _ink_mask(gray: np.ndarray, denoise: bool, strict: bool) -> np.ndarray:
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
     smooth = cv2.GaussianBlur(cv2.medianBlur(gray, 5), (0, 0), 1.5) if denoise else cv2.medianBlur(gray, 3)
-    bg = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    bg = cv2.blur(bg, (k, k))
-    ratio = smooth.astype(np.float32) / np.maximum(bg.astype(np.float32), 1.0)
-    norm = np.clip(ratio * 255.0, 0, 255).astype(np.uint8)
+    norm = imaging.flatten(smooth, imaging.paper(smooth, k, box=True))
     t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters 20%
     # darker than their surroundings are ink anyway.

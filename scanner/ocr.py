@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner import imaging
 from scanner.engine import Engine, Symbol, get_engine
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -59,29 +60,11 @@ class GridReading:
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
 
 
-def is_inverted(gray: np.ndarray, cell_px: int) -> bool:
-    """Light letters on a dark ground? Letters stand out from the local background (a median over about a
-    cell, so shadows do not count): dark ink deviates downwards, light ink upwards."""
-    small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-    k = min(255, max(3, cell_px // 4) | 1)
-    ground = cv2.resize(cv2.medianBlur(small, k), (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
-    deviation = gray.astype(np.int16) - ground.astype(np.int16)
-    return bool(np.percentile(deviation, 99) > -np.percentile(deviation, 1))
-
-
 def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
-    """Divide out the paper's brightness so ink is dark on a flat 255.
-
-    The paper is the local maximum over about a cell, taken on a quarter-size median-filtered copy (so
-    noise peaks do not count, and it is fast), smoothed and scaled back.
-    """
-    small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-    small = cv2.medianBlur(small, 3)
-    k = max(3, int(cell_px * 0.9 / 4)) | 1
-    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), max(1.0, cell_px / 12))
-    paper = cv2.resize(paper, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8)
+    """Divide out the paper's brightness so ink is dark on a flat 255: the paper is the local maximum over
+    about a cell, taken on a quarter-size median-filtered copy (so noise peaks do not count, and it is fast)."""
+    return imaging.flatten(gray, imaging.paper(gray, int(cell_px * 0.9 / 4), shrink=4, premedian=3,
+                                               sigma=max(1.0, cell_px / 12)))
 
 
 def grain(flat: np.ndarray) -> float:
@@ -586,7 +569,7 @@ def grid_letters(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int,
                  accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
     """The cleaned letter image of every non-empty cell (see clean_letters) of a rectified grid, light on
     dark inverted first."""
-    if is_inverted(rectified_gray, cell_px):
+    if imaging.light_on_dark(rectified_gray, cell_px):
         rectified_gray = 255 - rectified_gray
     flat = denoise(flatten(rectified_gray, cell_px), cell_px)
     # Blobs are found on the plain image; the letter images are cut from a sharpened one (blurred photos
