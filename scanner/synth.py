@@ -1041,18 +1041,31 @@ def _newsprint(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
     show = float(rng.uniform(0.06, 0.16))
     image = print_on_newsprint(image, rng, back, show_through=show)
     truth["notes"] += f"; grey newsprint, show-through {show:.2f}"
-    pitch = float(rng.uniform(14, 20))
-    if rng.random() < 0.5:
-        scan = dict(rotation=float(rng.uniform(-2, 2)), scale=pitch / cell_px, noise=float(rng.uniform(1, 4)),
-                    jpeg_quality=int(rng.integers(70, 91)))
+    image, truth, how = _at_pitch(rng, image, truth, cell_px, float(rng.uniform(14, 20)), scan_share=0.5,
+                                  scan_tilt=2, scan_noise=(1, 4), scan_jpeg=(70, 91), photo_tilt=8,
+                                  perspective=0.04, blur=(0.3, 0.9))
+    return image, truth, case | {"show_through": show} | how
+
+
+def _at_pitch(rng: np.random.Generator, image: np.ndarray, truth: dict, cell_px: float, pitch: float, *,
+              scan_share: float, scan_tilt: float, scan_noise: tuple[float, float], scan_jpeg: tuple[int, int],
+              photo_tilt: float, perspective: float, blur: tuple[float, float],
+              photo_jpeg: tuple[int, int] | None = None) -> tuple[np.ndarray, dict, dict]:
+    """The page scanned (probability ``scan_share``) or photographed flat-ish so its cells come out ``pitch`` px
+    apart; returns the image, its truth and {"scan": options} or {"photo": options}."""
+    if rng.random() < scan_share:
+        scan = dict(rotation=float(rng.uniform(-scan_tilt, scan_tilt)), scale=pitch / cell_px,
+                    noise=float(rng.uniform(*scan_noise)), jpeg_quality=int(rng.integers(*scan_jpeg)))
         image, truth = simulate_scan(image, truth, rng, **scan)
-        return image, truth, case | {"show_through": show, "scan": scan}
+        return image, truth, {"scan": scan}
     photo = _random_photo_options(rng, image.shape, cell_px)
-    photo |= dict(rotation=float(rng.uniform(-8, 8)), perspective=float(rng.uniform(0, 0.04)),
-                  blur=float(rng.uniform(0.3, 0.9)), curl=0.0, glare=0.0)
+    photo |= dict(rotation=float(rng.uniform(-photo_tilt, photo_tilt)), perspective=float(rng.uniform(0, perspective)),
+                  blur=float(rng.uniform(*blur)), curl=0.0, glare=0.0)
+    if photo_jpeg:
+        photo["jpeg_quality"] = int(rng.integers(*photo_jpeg))
     photo["out_size"] = photo_size(image.shape, cell_px, pitch, photo["page_fill"], photo["rotation"])
     image, truth = simulate_photo(image, truth, rng, **photo)
-    return image, truth, case | {"show_through": show, "photo": photo}
+    return image, truth, {"photo": photo}
 
 
 def _tiny(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
@@ -1062,17 +1075,10 @@ def _tiny(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
                                          letter_scale=float(rng.uniform(0.5, 0.6)),
                                          list_scale=float(rng.uniform(1.3, 1.7)))
     pitch = float(rng.uniform(10, 11.5))
-    if rng.random() < 0.6:
-        scan = dict(rotation=float(rng.uniform(-1.5, 1.5)), scale=pitch / cell_px, noise=float(rng.uniform(1, 3)),
-                    jpeg_quality=int(rng.integers(80, 96)))
-        image, truth = simulate_scan(image, truth, rng, **scan)
-        return image, truth, case | {"pitch": pitch, "scan": scan}
-    photo = _random_photo_options(rng, image.shape, cell_px)
-    photo |= dict(rotation=float(rng.uniform(-5, 5)), perspective=float(rng.uniform(0, 0.03)),
-                  blur=float(rng.uniform(0.2, 0.6)), curl=0.0, glare=0.0, jpeg_quality=int(rng.integers(80, 96)))
-    photo["out_size"] = photo_size(image.shape, cell_px, pitch, photo["page_fill"], photo["rotation"])
-    image, truth = simulate_photo(image, truth, rng, **photo)
-    return image, truth, case | {"pitch": pitch, "photo": photo}
+    image, truth, how = _at_pitch(rng, image, truth, cell_px, pitch, scan_share=0.6, scan_tilt=1.5,
+                                  scan_noise=(1, 3), scan_jpeg=(80, 96), photo_tilt=5, perspective=0.03,
+                                  blur=(0.2, 0.6), photo_jpeg=(80, 96))
+    return image, truth, case | {"pitch": pitch} | how
 
 
 def _nolist(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
