@@ -921,9 +921,9 @@ def condition_case(condition: str, seed: int) -> tuple[np.ndarray, dict]:
     rotated: a random_case page or photo turned 90, 180 or 270 degrees with no EXIF tag. lowercase: grid and
     list in lower case. dim: a night photo under a lamp (low contrast, noise, motion blur, JPEG 30-50, warm
     cast, vignetting). small: the whole photo 640x480-800x600, cells 12-16 px apart. handwritten: handwriting
-    fonts (60%) or print fonts, each letter jittered up to 8-15% of the pitch in position, size and angle. newsprint: 25x25 to
-    40x40 grids of small letters on grey newsprint with show-through. tiny: a large gridless grid in a thin
-    outline box, cells 10-11 px apart. nolist: no word list printed (truth ``words`` are the hidden words).
+    fonts (60%) or print fonts, each letter jittered up to 8-15% of the pitch in position, size and angle.
+    newsprint: 25x25 to 40x40 grids of small letters on grey newsprint with show-through. tiny: a large gridless
+    grid in a thin outline box, cells 10-11 px apart. nolist: no word list printed (truth ``words`` are the hidden words).
     Every condition but nolist prints its list, in the same condition.
     """
     if condition not in CONDITIONS:
@@ -1032,9 +1032,10 @@ def _handwritten(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
 
 def _newsprint(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
     cell_px = float(rng.integers(20, 29))
+    lined = bool(rng.random() < 0.2)
     image, truth, case = _condition_page(
-        rng, *_grid_size(rng, 25, 40), cell_px=cell_px, lined=bool(rng.random() < 0.2), inverted=False,
-        frame=int(rng.choice([0, 2, 3])), letter_scale=float(rng.uniform(0.5, 0.62)),
+        rng, *_grid_size(rng, 25, 40), cell_px=cell_px, lined=lined, inverted=False, frame=int(rng.choice([0, 2, 3])),
+        letter_scale=float(rng.uniform(0.42, 0.52) if lined else rng.uniform(0.48, 0.62)),  # ruled: clear of the lines
         word_list_layout="below", list_columns=int(rng.integers(4, 6)), paper=(255, 255, 255),
         list_scale=float(rng.uniform(1.3, 1.7)))
     back_puzzle = make_puzzle(rng, 30, 30, [])
