@@ -923,8 +923,8 @@ def condition_case(condition: str, seed: int) -> tuple[np.ndarray, dict]:
     cast, vignetting). small: the whole photo 640x480-800x600, cells 12-16 px apart. handwritten: handwriting
     fonts (60%) or print fonts, each letter jittered up to 8-15% of the pitch in position, size and angle.
     newsprint: 25x25 to 40x40 grids of small letters on grey newsprint with show-through. tiny: a large gridless
-    grid in a thin outline box, cells 10-11 px apart. nolist: no word list printed (truth ``words`` are the hidden words).
-    Every condition but nolist prints its list, in the same condition.
+    grid in a thin outline box, cells 10-11 px apart. nolist: no word list printed (truth ``words`` are the
+    hidden words). Every condition but nolist prints its list, in the same condition.
     """
     if condition not in CONDITIONS:
         raise BadInputError(f"unknown condition {condition!r}: choose from {', '.join(CONDITIONS)}")
