@@ -526,14 +526,6 @@ def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float, claimed: 
     return out
 
 
-def _height_spread(heights: np.ndarray) -> float:
-    """How much the grid's letter heights vary, as a factor >= 1 that widens the size checks: 1 for capitals
-    (all alike), up to 1.5 for lower case, where x-height letters, ascenders and descenders mix (a row of
-    a, c, e, m, n stands 30% lower than one of b, d, f, h, k)."""
-    q25, q75 = np.percentile(heights, [25, 75])
-    return float(np.clip(q75 / max(q25, 1e-6) / 1.1, 1.0, 1.5))
-
-
 def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | None:
     """Fit lattice -> image to a linked cluster, then settle the row/column extent on all blobs."""
     pts = np.c_[b.x[members], b.y[members]]
@@ -563,7 +555,9 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         area = b.area / (px * py)
         if letter is None:
             letter = float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]]))
-            spread = _height_spread(extent[members[keep], 1])
+            # Lower case mixes x-height letters, ascenders and descenders (a row of a, c, e, m, n stands 30%
+            # lower than one of b, d, f, h, k): the size checks widen by the grid's own spread, up to 1.5.
+            spread = float(np.clip(imaging.height_spread(extent[members[keep], 1]) / 1.1, 1.0, 1.5))
         hrel = extent[:, 1] / letter[0]
         size_ok = (hrel > 0.6 / spread) & (hrel < 1.6 * spread)
         on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)

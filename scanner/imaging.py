@@ -59,3 +59,10 @@ def light_on_dark(gray: np.ndarray, window: int, region: np.ndarray | None = Non
     if deviation.size == 0:
         return False
     return bool(np.percentile(deviation, 99) > -np.percentile(deviation, 1))
+
+
+def height_spread(heights: np.ndarray) -> float:
+    """How much letter heights vary: the upper quartile over the lower one. About 1.0 for capitals, 1.3-1.45
+    for lower case (x-height letters beside ascenders and descenders)."""
+    q25, q75 = np.percentile(heights, [25, 75])
+    return float(q75 / max(q25, 1e-6))

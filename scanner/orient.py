@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner import imaging
 from scanner.engine import Engine
 from scanner.ocr import LETTER_PX, both_cases, composite, grid_letters, printed_lower, slot_of
 
@@ -23,6 +24,8 @@ SAMPLE = 20
 """Letters read per candidate turn."""
 PER_LINE = 10
 """Letters per line of the sample composite."""
+LOWER_SPREAD = 1.15
+"""Letter height spread (see scanner.imaging.height_spread) from which a grid may be lower case."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
@@ -117,8 +120,10 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         # Sideways letters were read without their places on the line; turned upright, which way up they
         # are is decided with them (an upside-down p climbs above the line).
         sideways = np.ascontiguousarray(np.rot90(rectified_gray, best))
-        readings = _readings(sample_letters(sideways, cols, rows, cell_px), (0, 2), engine, alphabet)
-        best, turn = (best + _best(readings)) % 4, _best(readings)
-    else:
-        turn = best
-    return Orientation(best, printed_lower(readings[turn][1]))
+        letters = sample_letters(sideways, cols, rows, cell_px)
+        readings = _readings(letters, (0, 2), engine, alphabet)
+        best = (best + _best(readings)) % 4
+    # Blurred capitals can read as lower-case shapes; lower case also shows in the letters' mixed heights.
+    lower = printed_lower(readings[_best(readings)][1]) and \
+        imaging.height_spread(np.array([image.shape[0] for image, _ in letters])) >= LOWER_SPREAD
+    return Orientation(best, lower)
