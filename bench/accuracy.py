@@ -292,7 +292,8 @@ def run_rotated_corpus(folder: Path, engine, only: str | None, verbose: bool) ->
     turns = {0: None, 90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}
     by_turn: dict[int, list[Score]] = defaultdict(list)
     same_grid: Counter = Counter()
-    same_words: Counter = Counter()
+    same_words: Counter = Counter()  # counted over the images whose truth lists words
+    listed: Counter = Counter()
     print(f"{'image':58s} {'turned':10s} {'shape':10s} {'cells':>9s} {'words':>7s} {'seconds':>7s} same as upright")
     for name, truth, path in sidecar_items(folder):
         if only and only not in name:
@@ -304,11 +305,13 @@ def run_rotated_corpus(folder: Path, engine, only: str | None, verbose: bool) ->
             by_turn[angle].append(s)
             base = by_turn[0][-1]
             same_grid[angle] += bool(s.letters) and s.letters == base.letters
-            same_words[angle] += bool(s.letters) and s.placed == base.placed
+            if truth.get("words"):
+                listed[angle] += 1
+                same_words[angle] += bool(s.letters) and s.placed == base.placed
             print_line(s, verbose)
             if angle:
-                print(f"{'':58s} {'':10s} same grid {'yes' if s.letters == base.letters else 'NO'}, same words "
-                      f"{'yes' if s.placed == base.placed else 'NO'}")
+                words = ("yes" if s.placed == base.placed else "NO") if truth.get("words") else "- (no list)"
+                print(f"{'':58s} {'':10s} same grid {'yes' if s.letters == base.letters else 'NO'}, same words {words}")
     print(f"\n{'turned':8s} {'images':>6s} {'shape right':>12s} {'cells right':>12s} {'words right':>12s} "
           f"{'same grid':>10s} {'same words':>10s} {'CPU s':>6s}")
     for angle, group in by_turn.items():
@@ -316,7 +319,7 @@ def run_rotated_corpus(folder: Path, engine, only: str | None, verbose: bool) ->
         print(f"{angle:5d}°   {k:6d} {pct(sum(s.shape_ok for s in group), k):>12s} "
               f"{pct(sum(s.cells_ok for s in group), sum(s.cells for s in group)):>12s} "
               f"{pct(sum(s.words_ok for s in group), sum(s.words for s in group)):>12s} "
-              f"{pct(same_grid[angle], k):>10s} {pct(same_words[angle], k):>10s} "
+              f"{pct(same_grid[angle], k):>10s} {pct(same_words[angle], listed[angle]):>10s} "
               f"{statistics.median(s.cpu for s in group):6.2f}")
     print("target: every turned image reads the same grid and the same words as upright (0° is the baseline)")
     return 0
