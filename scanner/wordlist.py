@@ -52,9 +52,10 @@ DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G
 INSTRUCTION_WORDS = frozenset(
     "a an and any are at be below above by can circle diagonally direction directions down find for forwards "
     "backwards from go hidden in is list listed look may of on or puzzle search the them these to up with word "
-    "words".split())
-"""Words of instructions ("Search for the words listed below the puzzle"): an entry made only of these is a
-fragment of a sentence, unless the grid vouches for it."""
+    "words bank key clues vocabulary answers".split())
+"""Words of instructions ("Search for the words listed below the puzzle") and list headers ("WORD BANK",
+"KEY WORDS"): an entry made only of these is a fragment of a sentence or a heading, unless the grid vouches
+for it."""
 NO_LIST = "no word list found in {source}; give the words with --words or --words-file"
 
 
