@@ -24,8 +24,12 @@ SAMPLE = 20
 """Letters read per candidate turn."""
 PER_LINE = 10
 """Letters per line of the sample composite."""
-LOWER_SPREAD = 1.15
+LOWER_SPREAD = 1.2
 """Letter height spread (see scanner.imaging.height_spread) from which a grid may be lower case."""
+TRUSTED = 70.0
+"""A turn other than the picture as shot is taken only when it reads at least this confidently (0..100)..."""
+MARGIN = 5.0
+"""... and this much better than the picture as shot (corpus, right turns: 6-50 better, 74-96 absolute)."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
@@ -105,7 +109,12 @@ def _readings(letters: list[Letter], turns: tuple[int, ...], engine: Engine, alp
 
 
 def _best(readings: dict[int, tuple[float, list[str]]]) -> int:
-    return max(readings, key=lambda turn: (readings[turn][0], turn == 0))
+    """The turn read most confidently, if it reads well (TRUSTED) and clearly better than the picture as shot
+    (MARGIN); else the picture as shot. Blurred, tiny or hand-drawn capitals can read about as well upside
+    down, and turning a grid wrongly loses every cell."""
+    best = max(readings, key=lambda turn: (readings[turn][0], turn == 0))
+    score, as_shot = readings[best][0], readings.get(0, (0.0, []))[0]
+    return best if best == 0 or (score >= TRUSTED and score >= as_shot + MARGIN) else 0
 
 
 def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, engine: Engine,
@@ -116,6 +125,11 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         return Orientation()
     readings = _readings(letters, (0, 2, 1, 3), engine, alphabet, enough=SURE)
     best = _best(readings)
+    if best == 0 and max(readings, key=lambda turn: readings[turn][0]) != 0:
+        # Another turn read better, but not clearly: ask three times as many letters before deciding.
+        letters = sample_letters(rectified_gray, rows, cols, cell_px, count=3 * SAMPLE)
+        readings = _readings(letters, (0, 2, 1, 3), engine, alphabet, enough=SURE)
+        best = _best(readings)
     if best % 2:
         # Sideways letters were read without their places on the line; turned upright, which way up they
         # are is decided with them (an upside-down p climbs above the line).
@@ -123,7 +137,9 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         letters = sample_letters(sideways, cols, rows, cell_px)
         readings = _readings(letters, (0, 2), engine, alphabet)
         best = (best + _best(readings)) % 4
-    # Blurred capitals can read as lower-case shapes; lower case also shows in the letters' mixed heights.
-    lower = printed_lower(readings[_best(readings)][1]) and \
+    # Blurred capitals can read as lower-case shapes: lower case must also read well and show in the letters'
+    # mixed heights; capitals, by far the commonest, are the default.
+    score, texts = readings[_best(readings)]
+    lower = score >= TRUSTED and printed_lower(texts) and \
         imaging.height_spread(np.array([image.shape[0] for image, _ in letters])) >= LOWER_SPREAD
     return Orientation(best, lower)
