@@ -10,6 +10,8 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 
+import numpy as np
+
 ROOT = 0
 
 
@@ -39,6 +41,12 @@ class Trie:
                     queue.append(node[ch])
             mask.append(bits)
         return cls(alphabet, mask, base)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``mask`` and ``base`` as int64 arrays, plus one last node with no word and no children; made once."""
+        if getattr(self, "_arrays", None) is None:
+            self._arrays = np.array(self.mask + [0], dtype=np.int64), np.array(self.base + [0], dtype=np.int64)
+        return self._arrays
 
     def letter_index(self) -> dict[str, int]:
         return {ch: i for i, ch in enumerate(self.alphabet)}
