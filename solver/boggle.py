@@ -79,9 +79,10 @@ def _walk_letters(letters: list[str], rows: int, cols: int, trie: Trie, min_leng
     dead = len(mask) - 1  # a node with no children and no word, for rows whose prefix is not in the trie
     index = trie.letter_index()
     bits = np.array([2 << index[ch] if ch in index else 0 for ch in letters] + [0], dtype=np.int64)  # + off board
+    below = bits - 2  # a node's child for a letter is the node's base + the number of its child bits below it
     near, cells, chars = _neighbour_table(rows, cols), _cells(rows, cols), np.array(letters, dtype="U1")
     path = (bits & mask[ROOT]).nonzero()[0][:, None]
-    node = base[ROOT] + np.bitwise_count(mask[ROOT] & (bits.take(path[:, 0]) - 2))
+    node = base[ROOT] + np.bitwise_count(mask[ROOT] & below.take(path[:, 0]))
     node_mask, found = mask.take(node), {}
     for k in range(1, rows * cols + 1):
         ends = (node_mask & 1).nonzero()[0] if k >= min_length else ()  # rows that spell a word
@@ -100,7 +101,7 @@ def _walk_letters(letters: list[str], rows: int, cols: int, trie: Trie, min_leng
             break
         row, end = hit >> 3, nbr.ravel().take(hit)
         prev = path.take(row, 0)
-        node = base.take(node.take(row)) + np.bitwise_count(node_mask.take(row) & (nbr_bits.ravel().take(hit) - 2))
+        node = base.take(node.take(row)) + np.bitwise_count(node_mask.take(row) & below.take(end))
         node = np.where((prev != end[:, None]).all(1), node, dead)  # a cell used twice ends the path
         path = np.concatenate((prev, end[:, None]), 1)
         node_mask = mask.take(node)
