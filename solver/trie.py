@@ -72,3 +72,6 @@ class Trie:
     def __setstate__(self, state):
         self.alphabet, mask, base = state
         self.mask, self.base = list(mask), list(base)
+        if isinstance(mask, array):  # the arrays come cheaply from the pickled buffers (a list would take 25 ms)
+            self._arrays = tuple(np.append(np.frombuffer(a, dtype=f"u{a.itemsize}").astype(np.int64), 0)
+                                 for a in (mask, base))
