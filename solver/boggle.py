@@ -68,6 +68,9 @@ def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[
     return found
 
 
+START_CHUNK = 2500  # start cells walked together: a 100x100 board peaks near 40 MB, not 150
+
+
 def _walk_letters(letters: list[str], rows: int, cols: int, trie: Trie, min_length: int) -> dict[str, list]:
     """``find_paths`` for a board of single letters (``letters`` in reading order).
 
@@ -81,30 +84,35 @@ def _walk_letters(letters: list[str], rows: int, cols: int, trie: Trie, min_leng
     bits = np.array([2 << index[ch] if ch in index else 0 for ch in letters] + [0], dtype=np.int64)  # + off board
     below = bits - 2  # a node's child for a letter is the node's base + the number of its child bits below it
     near, cells, chars = _neighbour_table(rows, cols), _cells(rows, cols), np.array(letters, dtype="U1")
-    path = (bits & mask[ROOT]).nonzero()[0][:, None]
-    node = base[ROOT] + np.bitwise_count(mask[ROOT] & below.take(path[:, 0]))
-    node_mask, found = mask.take(node), {}
-    for k in range(1, rows * cols + 1):
-        ends = (node_mask & 1).nonzero()[0] if k >= min_length else ()  # rows that spell a word
-        if len(ends):
-            nodes = node.take(ends).tolist()
-            counts = Counter(nodes)
-            first = dict(zip(reversed(nodes), reversed(ends.tolist())))  # the earliest row of each word
-            paths = path.take(list(first.values()), 0)
-            words = chars.take(paths).view(f"<U{k}").ravel().tolist()
-            for word, steps, n in zip(words, paths.tolist(), first):
-                found[word] = [[cells[i] for i in steps], list(word), counts[n]]
-        nbr = near.take(path[:, -1], 0)
-        nbr_bits = bits.take(nbr)
-        hit = (nbr_bits & node_mask[:, None]).ravel().nonzero()[0]  # (row, neighbour) pairs the trie allows
-        if not len(hit):
-            break
-        row, end = hit >> 3, nbr.ravel().take(hit)
-        prev = path.take(row, 0)
-        node = base.take(node.take(row)) + np.bitwise_count(node_mask.take(row) & below.take(end))
-        node = np.where((prev != end[:, None]).all(1), node, dead)  # a cell used twice ends the path
-        path = np.concatenate((prev, end[:, None]), 1)
+    starts, found = (bits & mask[ROOT]).nonzero()[0], {}
+    for chunk in range(0, len(starts), START_CHUNK):  # a few thousand start cells at a time bound the memory
+        path = starts[chunk:chunk + START_CHUNK, None]
+        node = base[ROOT] + np.bitwise_count(mask[ROOT] & below.take(path[:, 0]))
         node_mask = mask.take(node)
+        for k in range(1, rows * cols + 1):
+            ends = (node_mask & 1).nonzero()[0] if k >= min_length else ()  # rows that spell a word
+            if len(ends):
+                nodes = node.take(ends).tolist()
+                counts = Counter(nodes)
+                first = dict(zip(reversed(nodes), reversed(ends.tolist())))  # the earliest row of each word
+                paths = path.take(list(first.values()), 0)
+                words = chars.take(paths).view(f"<U{k}").ravel().tolist()
+                for word, steps, n in zip(words, paths.tolist(), first):
+                    if word in found:  # found from an earlier chunk's start, so on an earlier path
+                        found[word][2] += counts[n]
+                    else:
+                        found[word] = [[cells[i] for i in steps], list(word), counts[n]]
+            nbr = near.take(path[:, -1], 0)
+            nbr_bits = bits.take(nbr)
+            hit = (nbr_bits & node_mask[:, None]).ravel().nonzero()[0]  # (row, neighbour) pairs the trie allows
+            if not len(hit):
+                break
+            row, end = hit >> 3, nbr.ravel().take(hit)
+            prev = path.take(row, 0)
+            node = base.take(node.take(row)) + np.bitwise_count(node_mask.take(row) & below.take(end))
+            node = np.where((prev != end[:, None]).all(1), node, dead)  # a cell used twice ends the path
+            path = np.concatenate((prev, end[:, None]), 1)
+            node_mask = mask.take(node)
     return found
 
 

@@ -1,6 +1,7 @@
 """Boggle / Wordament path mode: known boards, special tiles, and a brute-force check of the paths."""
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -76,7 +77,7 @@ def test_given_words_match_brute_force(rows, cols, data):
 @given(st.integers(1, 6), st.integers(1, 6), st.data())
 def test_level_walk_matches_the_depth_first_walk(rows, cols, data):
     """Single-letter boards take the NumPy level walk; the depth-first walk (for special tiles) must agree on every
-    word, path and count, with the shipped dictionary."""
+    word, path and count, with the shipped dictionary, also when the start cells are walked a few at a time."""
     tiles = [[data.draw(st.sampled_from("AEIRSTNL")) for _ in range(cols)] for _ in range(rows)]
     options = [[(t, ANY, t)] for row in tiles for t in row]
     walked = _walk_tiles(options, rows, cols, load_dictionary())
@@ -85,6 +86,12 @@ def test_level_walk_matches_the_depth_first_walk(rows, cols, data):
         word = "".join(tiles[s // 4 // cols][s // 4 % cols] for s in steps)
         expected[word] = [[divmod(s // 4, cols) for s in steps], list(word), count]
     assert find_paths(tiles, load_dictionary(), 1) == expected
+    module = importlib.import_module("solver.boggle")  # the package exports the function under the same name
+    chunk, module.START_CHUNK = module.START_CHUNK, data.draw(st.integers(1, 5))
+    try:
+        assert find_paths(tiles, load_dictionary(), 1) == expected
+    finally:
+        module.START_CHUNK = chunk
 
 
 def test_known_board_with_the_shipped_dictionary():
