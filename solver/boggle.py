@@ -118,6 +118,7 @@ def _walk_letters(letters: list[str], rows: int, cols: int, trie: Trie, min_leng
 
 @lru_cache(maxsize=16)
 def _cells(rows: int, cols: int) -> list[tuple[int, int]]:
+    """(row, col) of each cell, in reading order."""
     return [divmod(i, cols) for i in range(rows * cols)]
 
 
