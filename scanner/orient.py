@@ -64,9 +64,11 @@ def turned_letters(letters: list[Letter], turns: int) -> list[Letter]:
         line = float(np.median(bottoms))
         return [(np.rot90(image, 2), round(line - bottom)) for (image, _), bottom in zip(letters, bottoms)]
     rotated = [np.rot90(image, turns) for image, _ in letters]
-    scale = LETTER_PX / float(np.median([image.shape[0] for image in rotated]))
+    median = LETTER_PX / float(np.median([image.shape[0] for image in rotated]))
     out = []
     for image in rotated:
+        # Within a composite slot, as scanner.ocr.letter_image keeps them (a bar turned sideways is wide).
+        scale = min(median, 1.5 * LETTER_PX / image.shape[0], 1.6 * LETTER_PX / image.shape[1])
         size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
         resized = np.where(cv2.resize(np.ascontiguousarray(image), size, interpolation=cv2.INTER_AREA) < 128, 0, 255)
         out.append((resized.astype(np.uint8), round((LETTER_PX - size[1]) / 2)))

@@ -127,3 +127,15 @@ def test_sideways_screenshot_whose_rows_look_like_text_is_found(corpus_dir) -> N
                              words=truth["words"], engine=get_engine())[0]
         assert ["".join(row) for row in puzzle.letters] == truth["grid"]
         assert all(r.found for r in puzzle.results)
+
+
+def test_turned_letters_fit_their_composite_slots() -> None:
+    """Turned sideways and rescaled, a flat blob (a tile's edge, a bar) still fits a composite slot, so odd
+    pictures (a game board read as a word search) cannot break the orientation read."""
+    from scanner.ocr import LETTER_PX
+    from scanner.orient import turned_letters
+
+    letters = [(np.zeros((4, 60), np.uint8), 0)] + [(np.zeros((32, 20), np.uint8), 0)] * 3
+    for turns in (1, 2, 3):
+        for image, _ in turned_letters(letters, turns):
+            assert image.shape[0] <= 1.5 * LETTER_PX + 1 and image.shape[1] <= 1.6 * LETTER_PX + 1
