@@ -1,0 +1,520 @@
+"""Boggle, Wordament and Ruzzle boards in a picture: find the tiles, rectify the board, read every tile.
+
+A board is a square lattice (4x4 to 6x6) of similar, roughly square tiles separated by gaps. Tiles are found as
+the regions that edges enclose (whatever the colours: light tiles on wood, orange tiles on blue, dice in a tray),
+grouped by size and spacing into a lattice, and a homography from lattice positions to tile centres gives the
+board's outer corners (perspective included), so the board is rectified like a word-search grid.
+
+Each tile is read upright: the ink is the minority class of the tile's own pixels (dark or light letters); the
+small score digits in a corner are read apart, as points; a hyphen beside the letters makes a prefix (``SUB-``) or
+suffix (``-ING``) tile. Physical dice may sit turned by 0/90/180/270 degrees: an underline (``M``/``W``,
+``N``/``Z``) fixes the turn, otherwise every turn is read and the surest reading wins. All tile images of a board
+go into one composite image read by Tesseract in one call (points in a second), never one call per tile.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scanner.detect import GridLocation, rectify
+from scanner.engine import Engine, Symbol
+from scanner.ocr import is_bar
+
+SIZES = (4, 5, 6)
+"""Board sizes recognised (tiles per side): Boggle 4x4, Big Boggle 5x5, Super Big Boggle 6x6."""
+WORK_SIDE = 1000
+"""Tile search runs on a copy about this long on its long side."""
+CELL_PX = 96
+"""Rectified board cell (one tile and its share of the gaps) in pixels."""
+TEXT_PX = 40
+"""Cap height of a tile's letters in the composite read by Tesseract."""
+SLOT_GAP = 48
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+WHITELIST = LETTERS + "u/"
+UNSURE = 0.5
+"""Tiles read with a confidence under this are reported as unsure, with their alternatives."""
+MIN_FILL = 0.75
+"""A lattice is a board when at least this share of its positions holds a tile."""
+
+_TILE_TEXT = re.compile(r"[A-Z]{1,3}|[A-Z]{1,3}/[A-Z]{1,3}|[A-Z]{1,4}-|-[A-Z]{1,4}")
+
+
+@dataclass
+class BoardReading:
+    """The tiles of a board as read, in the notation of `wordsearch boggle` ("QU", "VE", "U/M", "SUB-", "-ER").
+
+    ``tiles[r][c]`` is "" where nothing could be read; ``points`` holds the corner score or None; ``turns`` the
+    quarter turns (counter-clockwise) the tile was rotated by to read it upright.
+    """
+
+    tiles: list[list[str]]
+    points: list[list[int | None]]
+    confidence: np.ndarray
+    alternatives: list[list[list[str]]]
+    turns: list[list[int]]
+    upright: bool = True  # a screen board (points in the corners); False: dice read in every orientation
+    cell_px: int = CELL_PX
+
+    def unsure(self, threshold: float = UNSURE) -> list[tuple[int, int]]:
+        """Tiles read with a confidence below ``threshold`` (or not at all), in reading order."""
+        return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
+
+
+@dataclass(frozen=True)
+class BoardLocation(GridLocation):
+    """A board's place in the image (see GridLocation) and the share of a cell its tile's face covers."""
+
+    tile_share: float = 0.85
+
+
+# --- finding the board ---------------------------------------------------------------------------------------
+
+def tile_candidates(gray: np.ndarray) -> np.ndarray:
+    """Regions enclosed by edges that look like tiles: (n, 4) rows of centre x, centre y, width, height.
+
+    Filled outlines (letters and corner digits are holes in them) must be nearly convex and fill most of their
+    box, so a rounded square, or one seen in perspective, passes and textures do not.
+    """
+    blurred = cv2.GaussianBlur(gray, (0, 0), 1.0)
+    edges = cv2.dilate(cv2.Canny(blurred, 20, 60), np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((edges == 0).astype(np.uint8), connectivity=4)
+    h, w = gray.shape
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, _ = stats[i]
+        if bw < 12 or bh < 12 or bw > w / 3 or bh > h / 3 or not 0.6 < bw / bh < 1.6:
+            continue
+        region = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        outline = max(contours, key=cv2.contourArea)
+        area = cv2.contourArea(outline)
+        hull = cv2.contourArea(cv2.convexHull(outline))
+        if hull > 0 and area >= 0.9 * hull and area >= 0.55 * bw * bh:
+            m = cv2.moments(outline)
+            out.append((x + m["m10"] / m["m00"], y + m["m01"] / m["m00"], bw, bh))
+    return np.asarray(out, float).reshape(-1, 4)
+
+
+def _linked(cands: np.ndarray) -> list[np.ndarray]:
+    """Groups of candidates of similar size that sit a tile's pitch from one another (largest first)."""
+    size = np.sqrt(cands[:, 2] * cands[:, 3])
+    d = np.hypot(cands[:, None, 0] - cands[None, :, 0], cands[:, None, 1] - cands[None, :, 1])
+    mean = (size[:, None] + size[None, :]) / 2
+    ratio = size[:, None] / size[None, :]
+    near = (ratio < 1.3) & (ratio > 1 / 1.3) & (d > 0.95 * mean) & (d < 1.8 * mean)
+    group = -np.ones(len(cands), int)
+    groups = []
+    for seed in range(len(cands)):
+        if group[seed] >= 0:
+            continue
+        group[seed] = len(groups)
+        members, todo = [seed], [seed]
+        while todo:
+            i = todo.pop()
+            for j in np.flatnonzero(near[i] & (group < 0)):
+                group[j] = len(groups)
+                members.append(j)
+                todo.append(j)
+        groups.append(np.array(members))
+    return sorted(groups, key=len, reverse=True)
+
+
+def _lattice_indices(pts: np.ndarray, pitch: np.ndarray) -> np.ndarray | None:
+    """Integer (col, row) for each tile centre, walking from tile to tile: neighbours one pitch apart along
+    the board's axes (found from the nearest-neighbour directions) are one step apart."""
+    d = pts[:, None, :] - pts[None, :, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    nearest = np.argmin(dist, axis=1)
+    vec = pts[nearest] - pts
+    angle = np.arctan2(vec[:, 1], vec[:, 0]) % (np.pi / 2)
+    theta = float(np.angle(np.mean(np.exp(4j * angle))) / 4)  # circular mean, mod 90 degrees
+    rot = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
+    index = np.full((len(pts), 2), np.iinfo(int).min)
+    index[0] = 0
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        for j in np.flatnonzero(dist[i] < 1.6 * pitch[i]):
+            if index[j, 0] != np.iinfo(int).min:
+                continue
+            step = rot @ (pts[j] - pts[i]) / pitch[i]
+            rounded = np.round(step)
+            if np.abs(step - rounded).max() > 0.3 or np.abs(rounded).max() > 1:
+                continue
+            index[j] = index[i] + rounded.astype(int)
+            todo.append(j)
+    if (index[:, 0] == np.iinfo(int).min).any():
+        return None
+    return index - index.min(axis=0)
+
+
+def find_board(image: np.ndarray) -> BoardLocation | None:
+    """The board's outer corners (TL TR BR BL, half a gap outside the outer tiles) and size, or None.
+
+    A board is 4x4 to 6x6 tiles of one size in a square lattice; at most a quarter of the tiles may be missed
+    (a tile merged with its shadow), the lattice fit fills them in.
+    """
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    gray = small if small.ndim == 2 else cv2.cvtColor(small[:, :, :3], cv2.COLOR_BGR2GRAY)
+    cands = tile_candidates(gray)
+    if len(cands) < min(SIZES) ** 2 * MIN_FILL:
+        return None
+    for members in _linked(cands):
+        if len(members) < min(SIZES) ** 2 * MIN_FILL:
+            break
+        pts = cands[members, :2]
+        d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
+        np.fill_diagonal(d, np.inf)
+        pitch = d.min(axis=1)
+        index = _lattice_indices(pts, pitch)
+        if index is None:
+            continue
+        cols, rows = index.max(axis=0) + 1
+        if rows != cols or rows not in SIZES or len(members) < MIN_FILL * rows * cols:
+            continue
+        if len({tuple(ij) for ij in index}) != len(index):
+            continue
+        H, _ = cv2.findHomography(index.astype(np.float64) + 0.5, pts, 0)
+        if H is None:
+            continue
+        fitted = cv2.perspectiveTransform((index.astype(np.float64) + 0.5).reshape(-1, 1, 2), H).reshape(-1, 2)
+        if np.max(np.hypot(*(fitted - pts).T) / pitch) > 0.2:
+            continue
+        outer = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64).reshape(-1, 1, 2)
+        corners = cv2.perspectiveTransform(outer, H).reshape(-1, 2) / scale
+        share = float(np.median(np.sqrt(cands[members, 2] * cands[members, 3])) / np.median(pitch))
+        return BoardLocation(corners=corners, rows=int(rows), cols=int(cols), tile_share=min(share, 0.98))
+    return None
+
+
+# --- reading the tiles ---------------------------------------------------------------------------------------
+
+@dataclass
+class _Piece:
+    """One ink component of a tile: its box (x, y, w, h) and its mask, in the tile crop."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+    mask: np.ndarray = field(repr=False)
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.h / 2
+
+    @property
+    def flat(self) -> bool:
+        return self.w >= 1.8 * self.h
+
+
+def tile_ink(crop: np.ndarray) -> np.ndarray:
+    """Ink mask (bool) of a tile crop: the minority Otsu class, so dark letters on light tiles and light
+    letters on coloured tiles both come out as ink."""
+    smooth = cv2.GaussianBlur(crop, (0, 0), 0.8)
+    t, _ = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    dark = smooth <= t
+    if np.ptp(smooth) < 40:  # a blank tile: Otsu split the noise
+        return np.zeros_like(dark)
+    return dark if np.count_nonzero(dark) < dark.size / 2 else ~dark
+
+
+def ink_pieces(ink: np.ndarray) -> list[_Piece]:
+    """The tile's ink components big enough to be part of a letter or digit, not touching the crop border
+    (tile edges, bevels, shadows)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    h, w = ink.shape
+    pieces = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < 0.0008 * h * w or max(bw, bh) < 0.04 * h:
+            continue
+        if x == 0 or y == 0 or x + bw == w or y + bh == h:
+            continue
+        pieces.append(_Piece(int(x), int(y), int(bw), int(bh), labels[y:y + bh, x:x + bw] == i))
+    return pieces
+
+
+@dataclass
+class _TileParts:
+    """A tile's pieces sorted into its text, its corner points, a hyphen side and an underline."""
+
+    text: list[_Piece]
+    points: list[_Piece]
+    hyphen: str = ""  # "" | "before" | "after"
+    underline: str = ""  # "" or the side the bar lies on: "below" | "above" | "left" | "right"
+
+
+def sort_pieces(pieces: list[_Piece]) -> _TileParts:
+    """Letters are the tall pieces; small pieces off the letters' band are the corner points; a short flat bar
+    level with the letters' middle, beside them, is a hyphen; a long flat bar under them is an underline."""
+    if not pieces:
+        return _TileParts([], [])
+    tall = max(p.h for p in pieces if not p.flat) if any(not p.flat for p in pieces) else max(p.h for p in pieces)
+    text = [p for p in pieces if p.h >= 0.55 * tall and not (p.flat and p.h < 0.35 * tall)]
+    if not text:
+        return _TileParts([], [])
+    top, bottom = min(p.y for p in text), max(p.y + p.h for p in text)
+    left, right = min(p.x for p in text), max(p.x + p.w for p in text)
+    parts = _TileParts(text, [])
+    for p in pieces:
+        if p in text:
+            continue
+        if p.flat and p.h < 0.35 * tall and top + 0.2 * tall < p.cy < bottom - 0.2 * tall:
+            if p.x + p.w <= left + 2:
+                parts.hyphen = "before"
+            elif p.x >= right - 2:
+                parts.hyphen = "after"
+            else:
+                parts.points.append(p)
+        elif p.flat and p.w >= 0.5 * (right - left) and p.cy > bottom:
+            parts.underline = "below"
+        elif p.h < 0.55 * tall:
+            parts.points.append(p)
+    return parts
+
+
+def _underline_side(pieces: list[_Piece], shape: tuple[int, int]) -> int | None:
+    """Quarter turns (counter-clockwise, as np.rot90) that put a die's underline below its letter, or None."""
+    if len(pieces) < 2:
+        return None
+    bars = [p for p in pieces if max(p.w, p.h) >= 3.0 * min(p.w, p.h)]
+    for bar in bars:
+        rest = [p for p in pieces if p is not bar]
+        big = max(rest, key=lambda p: p.w * p.h)
+        horizontal = bar.w > bar.h
+        if horizontal and bar.w >= 0.5 * big.w and bar.h <= 0.3 * big.h:
+            if bar.y >= big.y + big.h - 1:
+                return 0
+            if bar.y + bar.h <= big.y + 1:
+                return 2
+        if not horizontal and bar.h >= 0.5 * big.h and bar.w <= 0.3 * big.w:
+            if bar.x >= big.x + big.w - 1:
+                return 1  # bar on the right: turning counter-clockwise brings it below
+            if bar.x + bar.w <= big.x + 1:
+                return 3
+    return None
+
+
+def text_image(crop_ink: np.ndarray, parts: list[_Piece]) -> np.ndarray:
+    """The text pieces as black on white, cropped and scaled so the tallest is TEXT_PX high, with thin bars
+    (a sans-serif I) thickened so Tesseract does not drop them."""
+    x0 = min(p.x for p in parts)
+    y0 = min(p.y for p in parts)
+    x1 = max(p.x + p.w for p in parts)
+    y1 = max(p.y + p.h for p in parts)
+    canvas = np.zeros((y1 - y0, x1 - x0), bool)
+    for p in parts:
+        canvas[p.y - y0:p.y - y0 + p.h, p.x - x0:p.x - x0 + p.w] |= p.mask
+    scale = TEXT_PX / max(p.h for p in parts)
+    size = (max(1, round(canvas.shape[1] * scale)), max(1, round(canvas.shape[0] * scale)))
+    img = np.where(cv2.resize(canvas.astype(np.uint8) * 255, size, interpolation=cv2.INTER_AREA) > 127, 0, 255)
+    img = img.astype(np.uint8)
+    if is_bar(img) and img.shape[1] < 6:
+        img = cv2.erode(cv2.copyMakeBorder(img, 0, 0, 3, 3, cv2.BORDER_CONSTANT, value=255), np.ones((1, 5), np.uint8))
+    return img
+
+
+def _layout(images: list[np.ndarray], per_line: int = 8) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """Paste images on one white page, ``per_line`` to a line, SLOT_GAP apart; returns the page and each slot
+    (x0, y0, x1, y1)."""
+    slot_w = max(im.shape[1] for im in images) + SLOT_GAP
+    slot_h = max(im.shape[0] for im in images) + SLOT_GAP
+    lines = (len(images) + per_line - 1) // per_line
+    page = np.full((lines * slot_h + SLOT_GAP, min(len(images), per_line) * slot_w + SLOT_GAP), 255, np.uint8)
+    slots = []
+    for k, im in enumerate(images):
+        x0, y0 = SLOT_GAP // 2 + (k % per_line) * slot_w, SLOT_GAP // 2 + (k // per_line) * slot_h
+        h, w = im.shape
+        y, x = y0 + (slot_h - h) // 2, x0 + (slot_w - w) // 2
+        page[y:y + h, x:x + w] = im
+        slots.append((x0, y0, x0 + slot_w, y0 + slot_h))
+    return page, slots
+
+
+def read_slots(images: list[np.ndarray], engine: Engine, whitelist: str) -> list[list[Symbol]]:
+    """Every image read in ONE Tesseract call on a composite page; the symbols of each image, left to right."""
+    if not images:
+        return []
+    page, slots = _layout(images)
+    found: list[list[Symbol]] = [[] for _ in images]
+    for sym in engine.symbols(page, psm=6, whitelist=whitelist):
+        cx, cy = sym.centre
+        for k, (x0, y0, x1, y1) in enumerate(slots):
+            if x0 <= cx < x1 and y0 <= cy < y1:
+                found[k].append(sym)
+                break
+    return [sorted(s, key=lambda sym: sym.box[0]) for s in found]
+
+
+def tile_text(symbols: list[Symbol], hyphen: str) -> tuple[str, float, list[str]]:
+    """(tile in board notation, confidence 0..1, alternative readings) from a tile's symbols and hyphen side."""
+    if not symbols:
+        return "", 0.0, []
+    text = "".join(s.text for s in symbols).upper().replace("|", "I")
+    conf = min(max(0.0, s.conf) for s in symbols) / 100.0
+    if hyphen == "before":
+        text = "-" + text
+    elif hyphen == "after":
+        text = text + "-"
+    if not _TILE_TEXT.fullmatch(text):
+        return text, 0.0, []
+    alternatives = []
+    if len(symbols) == 1:
+        for alt, alt_conf in symbols[0].choices[1:]:
+            alt = alt.upper()
+            if alt in LETTERS and alt != text.strip("-") and alt_conf >= symbols[0].conf - 30:
+                alternatives.append(text.replace(text.strip("-"), alt))
+        if alternatives:
+            conf *= min(1.0, 0.5 + 4.0 * (symbols[0].conf - symbols[0].choices[1][1]) / 100.0)
+    return text, conf, alternatives[:3]
+
+
+def tile_crops(rectified: np.ndarray, rows: int, cols: int, cell_px: int, tile_share: float) -> list[np.ndarray]:
+    """Each tile's face (row-major) from the rectified board: the cell minus the gap around the tile and a
+    little more, so the tile's own edges and bevel stay out."""
+    margin = int(round(cell_px * (1 - tile_share) / 2)) + 2
+    return [rectified[r * cell_px + margin:(r + 1) * cell_px - margin, c * cell_px + margin:(c + 1) * cell_px - margin]
+            for r in range(rows) for c in range(cols)]
+
+
+def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright: bool | None = None,
+               cell_px: int = CELL_PX) -> tuple[BoardReading, np.ndarray]:
+    """Read every tile of the board at ``loc``: (the reading, the image -> rectified-board homography).
+
+    ``upright``: True for screen boards, False for dice that may be turned; None decides: tiles with corner
+    points are a screen board.
+    """
+    rectified, homography = rectify(image, loc, cell_px=cell_px)
+    rows, cols = loc.rows, loc.cols
+    crops = tile_crops(rectified, rows, cols, cell_px, getattr(loc, "tile_share", 0.85))
+    inks = [tile_ink(crop) for crop in crops]
+    pieces = [ink_pieces(ink) for ink in inks]
+    parts0 = [sort_pieces(p) for p in pieces]
+    if upright is None:
+        upright = sum(bool(p.points) for p in parts0) >= len(parts0) / 2
+    # Per tile, the orientations to read: (quarter turns, its parts)
+    options: list[list[tuple[int, _TileParts]]] = []
+    for k, (ink, tile_pieces) in enumerate(zip(inks, pieces)):
+        if upright:
+            options.append([(0, parts0[k])])
+            continue
+        known = _underline_side(tile_pieces, ink.shape)
+        turns = [known] if known is not None else [0, 1, 2, 3]
+        opts = []
+        for t in turns:
+            turned = np.rot90(ink, t)
+            parts = sort_pieces(ink_pieces(turned))
+            opts.append((t, parts))
+        options.append(opts)
+    images, owners = [], []
+    for k, opts in enumerate(options):
+        for t, parts in opts:
+            if parts.text:
+                ink = np.rot90(inks[k], t)
+                images.append(text_image(ink, parts.text))
+                owners.append((k, t, parts))
+    readings = read_slots(images, engine, WHITELIST)
+    best: dict[int, tuple[str, float, list[str], int]] = {}
+    others: dict[int, list[str]] = {}
+    for (k, t, parts), symbols in zip(owners, readings):
+        text, conf, alts = tile_text(symbols, parts.hyphen)
+        if k not in best or conf > best[k][1]:
+            if k in best and best[k][0]:
+                others.setdefault(k, []).append(best[k][0])
+            best[k] = (text, conf, alts, t)
+        elif text:
+            others.setdefault(k, []).append(text)
+    point_images, point_owner = [], []
+    for k in range(len(crops)):
+        t = best.get(k, ("", 0.0, [], 0))[3]
+        parts = next((p for turn, p in options[k] if turn == t), None)
+        if parts is not None and parts.points:
+            point_images.append(text_image(np.rot90(inks[k], t), parts.points))
+            point_owner.append(k)
+    points: list[int | None] = [None] * len(crops)
+    for k, symbols in zip(point_owner, read_slots(point_images, engine, "0123456789")):
+        digits = "".join(s.text for s in symbols)
+        if digits.isdigit():
+            points[k] = int(digits)
+    tiles, conf, alts, turns = [], np.zeros((rows, cols)), [], []
+    for r in range(rows):
+        tiles.append([])
+        alts.append([])
+        turns.append([])
+        for c in range(cols):
+            k = r * cols + c
+            text, tconf, talts, t = best.get(k, ("", 0.0, [], 0))
+            if not _TILE_TEXT.fullmatch(text):
+                text, tconf = "", 0.0
+            extra = [o for o in others.get(k, []) if o != text and _TILE_TEXT.fullmatch(o)]
+            tiles[r].append(text)
+            conf[r, c] = tconf
+            alts[r].append(list(dict.fromkeys(talts + extra))[:3])
+            turns[r].append(int(t))
+    return BoardReading(tiles=tiles, points=[points[r * cols:(r + 1) * cols] for r in range(rows)], confidence=conf,
+                        alternatives=alts, turns=turns, upright=bool(upright), cell_px=cell_px), homography
+
+
+# --- solving and scoring -------------------------------------------------------------------------------------
+
+LENGTH_BONUS = {5: 1.5, 6: 2.0, 7: 2.5}
+"""Wordament's length bonus: the tile points of a word of 5 letters count 1.5 times, 6 letters twice, 7 letters
+2.5 times, 8 or more 3 times; shorter words count their points once."""
+NO_TILE = "\u0298"
+"""Stands in for an unreadable tile when solving: a letter that no word holds, so no path crosses it."""
+
+
+def length_bonus(length: int) -> float:
+    """The multiplier of a word's tile points for its length (see LENGTH_BONUS)."""
+    return 1.0 if length < 5 else LENGTH_BONUS.get(length, 3.0)
+
+
+def word_score(word: str, path: list[tuple[int, int]], points: list[list[int | None]]) -> int | None:
+    """The Wordament score of a word traced along ``path``: the sum of its tiles' points times the length bonus
+    (rounded down); None when a tile's points were not read."""
+    values = [points[r][c] for r, c in path]
+    if not values or any(v is None for v in values):
+        return None
+    return int(sum(values) * length_bonus(len(word)))
+
+
+def solvable(tiles: list[list[str]]) -> list[list[str]]:
+    """The tiles with every unreadable one replaced by NO_TILE."""
+    return [[tile or NO_TILE for tile in row] for row in tiles]
+
+
+def ranked(results: list, points: list[list[int | None]]) -> list:
+    """Found words best first: by score when every tile's points were read, else longest first; then A-Z."""
+    scored = all(p is not None for row in points for p in row)
+    key = (lambda r: (-(word_score(r.word, r.path, points) or 0), -len(r.word), r.word)) if scored else \
+        (lambda r: (-len(r.word), r.word))
+    found = sorted((r for r in results if r.found), key=key)
+    return found + [r for r in results if not r.found]
+
+
+def unsure_tiles(reading: BoardReading, found: set[str], solve) -> list[dict]:
+    """Each unsure or unreadable tile with what it was read as, its alternatives and, for each alternative, the
+    words that would appear if the tile were that (``solve(tiles)`` -> results)."""
+    report = []
+    for r, c in reading.unsure():
+        needs = {}
+        for alt in reading.alternatives[r][c]:
+            tiles = solvable(reading.tiles)
+            tiles[r][c] = alt
+            words = [res.word for res in solve(tiles) if res.found and (r, c) in res.path and res.word not in found]
+            needs[alt] = words
+        report.append({"cell": [r, c], "read": reading.tiles[r][c] or None,
+                       "confidence": round(float(reading.confidence[r, c]), 3),
+                       "alternatives": list(reading.alternatives[r][c]), "words_needing": needs})
+    return report
