@@ -21,7 +21,6 @@ import numpy as np
 
 from scanner.detect import GridLocation, rectify
 from scanner.engine import Engine, Symbol
-from scanner.ocr import is_bar
 
 SIZES = (4, 5, 6)
 """Board sizes recognised (tiles per side): Boggle 4x4, Big Boggle 5x5, Super Big Boggle 6x6."""
@@ -46,8 +45,8 @@ _TILE_TEXT = re.compile(r"[A-Z]{1,3}|[A-Z]{1,3}/[A-Z]{1,3}|[A-Z]{1,4}-|-[A-Z]{1,
 class BoardReading:
     """The tiles of a board as read, in the notation of `wordsearch boggle` ("QU", "VE", "U/M", "SUB-", "-ER").
 
-    ``tiles[r][c]`` is "" where nothing could be read; ``points`` holds the corner score or None; ``turns`` the
-    quarter turns (counter-clockwise) the tile was rotated by to read it upright.
+    ``tiles[r][c]`` is "" where nothing could be read; ``points`` holds the corner score or None; ``turns`` how
+    many quarter turns counter-clockwise the tile (a die) is turned from upright.
     """
 
     tiles: list[list[str]]
@@ -218,20 +217,23 @@ class _Piece:
         return self.w >= 1.8 * self.h
 
 
-def tile_ink(crop: np.ndarray) -> np.ndarray:
-    """Ink mask (bool) of a tile crop: the minority Otsu class, so dark letters on light tiles and light
-    letters on coloured tiles both come out as ink."""
+def tile_ink(crop: np.ndarray, inset: int) -> np.ndarray:
+    """Ink mask (bool) of a tile crop: the minority Otsu class of the tile's face (the crop less ``inset`` px
+    all round, so the gap and the tile's edges do not sway the threshold), so dark letters on light tiles and
+    light letters on coloured tiles both come out as ink."""
     smooth = cv2.GaussianBlur(crop, (0, 0), 0.8)
-    t, _ = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    dark = smooth <= t
-    if np.ptp(smooth) < 40:  # a blank tile: Otsu split the noise
-        return np.zeros_like(dark)
-    return dark if np.count_nonzero(dark) < dark.size / 2 else ~dark
+    face = smooth[inset:smooth.shape[0] - inset, inset:smooth.shape[1] - inset]
+    if face.size == 0 or np.ptp(face) < 40:  # a blank tile: Otsu would split the noise
+        return np.zeros(crop.shape, bool)
+    t, _ = cv2.threshold(face, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    dark_ink = np.count_nonzero(face <= t) < face.size / 2
+    return smooth <= t if dark_ink else smooth > t
 
 
 def ink_pieces(ink: np.ndarray) -> list[_Piece]:
-    """The tile's ink components big enough to be part of a letter or digit, not touching the crop border
-    (tile edges, bevels, shadows)."""
+    """The tile's ink components big enough to be part of a letter or digit, not touching the crop's border
+    (the crop reaches into the gap, so the gap, the tile's edges, bevels and shadows touch it; letters and corner
+    digits do not)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     h, w = ink.shape
     pieces = []
@@ -239,8 +241,11 @@ def ink_pieces(ink: np.ndarray) -> list[_Piece]:
         x, y, bw, bh, area = stats[i]
         if area < 0.0008 * h * w or max(bw, bh) < 0.04 * h:
             continue
-        if x == 0 or y == 0 or x + bw == w or y + bh == h:
-            continue
+        if x == 0 or y == 0 or x + bw == w or y + bh == h or (bw > 0.75 * w and bh > 0.75 * h):
+            continue  # the gap and tile edges, or a frame drawn round the tile (a bonus tile)
+        if (bh > 0.5 * h and bw < 0.1 * w and (x + bw < 0.12 * w or x > 0.88 * w)) or \
+                (bw > 0.5 * w and bh < 0.1 * h and (y + bh < 0.12 * h or y > 0.88 * h)):
+            continue  # a piece of such a frame along one side
         pieces.append(_Piece(int(x), int(y), int(bw), int(bh), labels[y:y + bh, x:x + bw] == i))
     return pieces
 
@@ -300,28 +305,38 @@ def _underline_side(pieces: list[_Piece], shape: tuple[int, int]) -> int | None:
                 return 2
         if not horizontal and bar.h >= 0.5 * big.h and bar.w <= 0.3 * big.w:
             if bar.x >= big.x + big.w - 1:
-                return 1  # bar on the right: turning counter-clockwise brings it below
+                return 3  # bar on the right: three turns counter-clockwise bring it below
             if bar.x + bar.w <= big.x + 1:
-                return 3
+                return 1
     return None
 
 
-def text_image(crop_ink: np.ndarray, parts: list[_Piece]) -> np.ndarray:
-    """The text pieces as black on white, cropped and scaled so the tallest is TEXT_PX high, with thin bars
-    (a sans-serif I) thickened so Tesseract does not drop them."""
-    x0 = min(p.x for p in parts)
-    y0 = min(p.y for p in parts)
-    x1 = max(p.x + p.w for p in parts)
-    y1 = max(p.y + p.h for p in parts)
-    canvas = np.zeros((y1 - y0, x1 - x0), bool)
+def text_image(gray: np.ndarray, ink: np.ndarray, parts: list[_Piece]) -> np.ndarray:
+    """The pieces as black on white, scaled so the tallest is TEXT_PX high: the tile's grey levels (ink 0, tile
+    face 255, whichever is darker) are scaled and thresholded afterwards, so small corner digits come out smooth
+    rather than blocky; thin bars (a sans-serif I, a 1) are thickened so Tesseract does not drop them."""
+    x0, y0 = max(0, min(p.x for p in parts) - 1), max(0, min(p.y for p in parts) - 1)
+    x1 = min(ink.shape[1], max(p.x + p.w for p in parts) + 1)
+    y1 = min(ink.shape[0], max(p.y + p.h for p in parts) + 1)
+    keep = np.zeros(ink.shape, np.uint8)
     for p in parts:
-        canvas[p.y - y0:p.y - y0 + p.h, p.x - x0:p.x - x0 + p.w] |= p.mask
+        keep[p.y:p.y + p.h, p.x:p.x + p.w] |= p.mask.astype(np.uint8)
+    keep = cv2.dilate(keep, np.ones((3, 3), np.uint8))[y0:y1, x0:x1] > 0
+    g = gray[y0:y1, x0:x1].astype(np.float32)
+    ink_level = float(np.median(gray[ink])) if ink.any() else 0.0
+    face_level = float(np.median(gray[~ink])) if (~ink).any() else 255.0
+    norm = np.clip((g - ink_level) / (face_level - ink_level or 1.0) * 255.0, 0, 255)
+    norm[~keep] = 255
     scale = TEXT_PX / max(p.h for p in parts)
-    size = (max(1, round(canvas.shape[1] * scale)), max(1, round(canvas.shape[0] * scale)))
-    img = np.where(cv2.resize(canvas.astype(np.uint8) * 255, size, interpolation=cv2.INTER_AREA) > 127, 0, 255)
-    img = img.astype(np.uint8)
-    if is_bar(img) and img.shape[1] < 6:
-        img = cv2.erode(cv2.copyMakeBorder(img, 0, 0, 3, 3, cv2.BORDER_CONSTANT, value=255), np.ones((1, 5), np.uint8))
+    size = (max(1, round(norm.shape[1] * scale)), max(1, round(norm.shape[0] * scale)))
+    big = cv2.resize(norm, size, interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
+    img = np.where(big < 128, 0, 255).astype(np.uint8)
+    ys, xs = np.nonzero(img == 0)
+    if len(ys):
+        img = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    n, _, stats, _ = cv2.connectedComponentsWithStats((img == 0).astype(np.uint8))
+    if any(stats[i, 3] >= 3 * stats[i, 2] and stats[i, 2] < 6 for i in range(1, n)):
+        img = cv2.erode(cv2.copyMakeBorder(img, 0, 0, 3, 3, cv2.BORDER_CONSTANT, value=255), np.ones((1, 3), np.uint8))
     return img
 
 
@@ -381,9 +396,9 @@ def tile_text(symbols: list[Symbol], hyphen: str) -> tuple[str, float, list[str]
 
 
 def tile_crops(rectified: np.ndarray, rows: int, cols: int, cell_px: int, tile_share: float) -> list[np.ndarray]:
-    """Each tile's face (row-major) from the rectified board: the cell minus the gap around the tile and a
-    little more, so the tile's own edges and bevel stay out."""
-    margin = int(round(cell_px * (1 - tile_share) / 2)) + 2
+    """Each tile (row-major) from the rectified board: the cell less most of the gap around the tile, so the
+    crop's border runs through the gap, outside the tile's edges."""
+    margin = max(0, int(round(cell_px * (1 - tile_share) / 2)) - 2)
     return [rectified[r * cell_px + margin:(r + 1) * cell_px - margin, c * cell_px + margin:(c + 1) * cell_px - margin]
             for r in range(rows) for c in range(cols)]
 
@@ -398,7 +413,7 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
     rectified, homography = rectify(image, loc, cell_px=cell_px)
     rows, cols = loc.rows, loc.cols
     crops = tile_crops(rectified, rows, cols, cell_px, getattr(loc, "tile_share", 0.85))
-    inks = [tile_ink(crop) for crop in crops]
+    inks = [tile_ink(crop, round(0.08 * cell_px)) for crop in crops]
     pieces = [ink_pieces(ink) for ink in inks]
     parts0 = [sort_pieces(p) for p in pieces]
     if upright is None:
@@ -421,26 +436,31 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
     for k, opts in enumerate(options):
         for t, parts in opts:
             if parts.text:
-                ink = np.rot90(inks[k], t)
-                images.append(text_image(ink, parts.text))
+                images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), parts.text))
                 owners.append((k, t, parts))
     readings = read_slots(images, engine, WHITELIST)
-    best: dict[int, tuple[str, float, list[str], int]] = {}
-    others: dict[int, list[str]] = {}
+    # Per tile, its readings in every orientation tried; the orientation Tesseract is surest of wins (its raw
+    # score: the discount for close alternatives would favour a turned letter that has none)
+    tried: dict[int, list[tuple[float, str, float, list[str], int]]] = {}
     for (k, t, parts), symbols in zip(owners, readings):
         text, conf, alts = tile_text(symbols, parts.hyphen)
-        if k not in best or conf > best[k][1]:
-            if k in best and best[k][0]:
-                others.setdefault(k, []).append(best[k][0])
-            best[k] = (text, conf, alts, t)
-        elif text:
-            others.setdefault(k, []).append(text)
+        raw = min(max(0.0, s.conf) for s in symbols) / 100.0 if conf > 0 else 0.0
+        tried.setdefault(k, []).append((raw, text, conf, alts, t))
+    best: dict[int, tuple[str, float, list[str], int]] = {}
+    others: dict[int, list[str]] = {}
+    for k, options_read in tried.items():
+        options_read.sort(key=lambda o: -o[0])
+        raw, text, conf, alts, t = options_read[0]
+        if len(options_read) > 1 and options_read[1][0] > 0:  # another orientation read nearly as well
+            conf *= min(1.0, 0.5 + 5.0 * (raw - options_read[1][0]))
+        best[k] = (text, conf, alts, t)
+        others[k] = [o[1] for o in options_read[1:] if o[0] > 0]
     point_images, point_owner = [], []
     for k in range(len(crops)):
         t = best.get(k, ("", 0.0, [], 0))[3]
         parts = next((p for turn, p in options[k] if turn == t), None)
         if parts is not None and parts.points:
-            point_images.append(text_image(np.rot90(inks[k], t), parts.points))
+            point_images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), parts.points))
             point_owner.append(k)
     points: list[int | None] = [None] * len(crops)
     for k, symbols in zip(point_owner, read_slots(point_images, engine, "0123456789")):
@@ -461,7 +481,7 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
             tiles[r].append(text)
             conf[r, c] = tconf
             alts[r].append(list(dict.fromkeys(talts + extra))[:3])
-            turns[r].append(int(t))
+            turns[r].append(int(-t % 4))
     return BoardReading(tiles=tiles, points=[points[r * cols:(r + 1) * cols] for r in range(rows)], confidence=conf,
                         alternatives=alts, turns=turns, upright=bool(upright), cell_px=cell_px), homography
 
