@@ -33,6 +33,8 @@ TEXT_PX = 40
 SLOT_GAP = 48
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 WHITELIST = LETTERS + "u/"
+BAR_CONF = 0.9
+"""Confidence of an I recognised by its shape alone (one solid upright bar)."""
 UNSURE = 0.5
 """Tiles read with a confidence under this are reported as unsure, with their alternatives."""
 MIN_FILL = 0.75
@@ -311,6 +313,15 @@ def _underline_side(pieces: list[_Piece], shape: tuple[int, int]) -> int | None:
     return None
 
 
+def solid_bar(text: list[_Piece]) -> str:
+    """"upright" when a tile's text is one solid bar standing (a sans-serif I), "lying" when it lies on its side
+    (a turned I die), else ""."""
+    if len(text) != 1 or np.count_nonzero(text[0].mask) < 0.8 * text[0].w * text[0].h:
+        return ""
+    p = text[0]
+    return "upright" if p.h >= 3 * p.w else "lying" if p.w >= 3 * p.h else ""
+
+
 def text_image(gray: np.ndarray, ink: np.ndarray, parts: list[_Piece]) -> np.ndarray:
     """The pieces as black on white, scaled so the tallest is TEXT_PX high: the tile's grey levels (ink 0, tile
     face 255, whichever is darker) are scaled and thresholded afterwards, so small corner digits come out smooth
@@ -433,15 +444,18 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
             opts.append((t, parts))
         options.append(opts)
     images, owners = [], []
-    for k, opts in enumerate(options):
-        for t, parts in opts:
-            if parts.text:
-                images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), parts.text))
-                owners.append((k, t, parts))
-    readings = read_slots(images, engine, WHITELIST)
     # Per tile, its readings in every orientation tried; the orientation Tesseract is surest of wins (its raw
     # score: the discount for close alternatives would favour a turned letter that has none)
     tried: dict[int, list[tuple[float, str, float, list[str], int]]] = {}
+    for k, opts in enumerate(options):
+        for t, parts in opts:
+            bar = solid_bar(parts.text)
+            if bar == "upright" and not parts.hyphen:  # Tesseract reads nothing in a lone bar: it is an I
+                tried.setdefault(k, []).append((BAR_CONF, "I", BAR_CONF, [], t))
+            elif parts.text and bar != "lying":
+                images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), parts.text))
+                owners.append((k, t, parts))
+    readings = read_slots(images, engine, WHITELIST)
     for (k, t, parts), symbols in zip(owners, readings):
         text, conf, alts = tile_text(symbols, parts.hyphen)
         raw = min(max(0.0, s.conf) for s in symbols) / 100.0 if conf > 0 else 0.0
@@ -451,10 +465,11 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
     for k, options_read in tried.items():
         options_read.sort(key=lambda o: -o[0])
         raw, text, conf, alts, t = options_read[0]
-        if len(options_read) > 1 and options_read[1][0] > 0:  # another orientation read nearly as well
-            conf *= min(1.0, 0.5 + 5.0 * (raw - options_read[1][0]))
+        rivals = [o for o in options_read[1:] if o[0] > 0 and o[1] != text]
+        if rivals:  # another orientation read as another tile nearly as well
+            conf *= min(1.0, 0.5 + 5.0 * (raw - rivals[0][0]))
         best[k] = (text, conf, alts, t)
-        others[k] = [o[1] for o in options_read[1:] if o[0] > 0]
+        others[k] = [o[1] for o in rivals]
     point_images, point_owner = [], []
     for k in range(len(crops)):
         t = best.get(k, ("", 0.0, [], 0))[3]

@@ -144,7 +144,8 @@ def board_summary(p) -> list[str]:
         lines.append("  " + " ".join(f"{tile or '?':>4}" + (f"[{pt}]" if pt is not None else "")
                                      for tile, pt in zip(row, points)))
     for u in p.unsure:
-        needs = "; ".join(f"as {alt}: {', '.join(w) or 'no new words'}" for alt, w in u["words_needing"].items())
+        needs = "; ".join(f"as {alt}: " + (", ".join(w[:6]) + (f" and {len(w) - 6} more" if len(w) > 6 else "")
+                                           if w else "no new words") for alt, w in u["words_needing"].items())
         lines.append(f"  unsure tile ({u['cell'][0]}, {u['cell'][1]}) read {u['read'] or 'nothing'}"
                      + (f", could be {'/'.join(u['alternatives'])} ({needs})" if u["alternatives"] else ""))
     for k, r in enumerate(found[:p.top], 1):
