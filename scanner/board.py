@@ -414,6 +414,18 @@ def tile_crops(rectified: np.ndarray, rows: int, cols: int, cell_px: int, tile_s
             for r in range(rows) for c in range(cols)]
 
 
+def rectify_board(image: np.ndarray, loc: GridLocation, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """detect.rectify on the board's neighbourhood only (a board often fills a small part of a 12 MP photo, and
+    rectify shrinks the whole image first): the rectified board and the full image -> rectified homography."""
+    h, w = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(loc.corners.min(axis=0)) - 8, 0).astype(int)
+    x1, y1 = np.ceil(loc.corners.max(axis=0) + 8).astype(int)
+    crop = image[y0:min(y1, h), x0:min(x1, w)]
+    local = GridLocation(corners=loc.corners - [x0, y0], rows=loc.rows, cols=loc.cols, inverted=loc.inverted)
+    rectified, H = rectify(crop, local, cell_px=cell_px)
+    return rectified, H @ np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
+
+
 def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright: bool | None = None,
                cell_px: int = CELL_PX) -> tuple[BoardReading, np.ndarray]:
     """Read every tile of the board at ``loc``: (the reading, the image -> rectified-board homography).
@@ -421,7 +433,7 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
     ``upright``: True for screen boards, False for dice that may be turned; None decides: tiles with corner
     points are a screen board.
     """
-    rectified, homography = rectify(image, loc, cell_px=cell_px)
+    rectified, homography = rectify_board(image, loc, cell_px)
     rows, cols = loc.rows, loc.cols
     crops = tile_crops(rectified, rows, cols, cell_px, getattr(loc, "tile_share", 0.85))
     inks = [tile_ink(crop, round(0.08 * cell_px)) for crop in crops]
