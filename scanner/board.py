@@ -225,7 +225,7 @@ def tile_ink(crop: np.ndarray, inset: int) -> np.ndarray:
     light letters on coloured tiles both come out as ink."""
     smooth = cv2.GaussianBlur(crop, (0, 0), 0.8)
     face = smooth[inset:smooth.shape[0] - inset, inset:smooth.shape[1] - inset]
-    if face.size == 0 or np.ptp(face) < 40:  # a blank tile: Otsu would split the noise
+    if face.size == 0 or np.percentile(face, 99.5) - np.percentile(face, 0.5) < 50:  # blank: Otsu would split noise
         return np.zeros(crop.shape, bool)
     t, _ = cv2.threshold(face, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     dark_ink = np.count_nonzero(face <= t) < face.size / 2
@@ -262,12 +262,15 @@ class _TileParts:
     underline: str = ""  # "" or the side the bar lies on: "below" | "above" | "left" | "right"
 
 
-def sort_pieces(pieces: list[_Piece]) -> _TileParts:
+def sort_pieces(pieces: list[_Piece], side: int) -> _TileParts:
     """Letters are the tall pieces; small pieces off the letters' band are the corner points; a short flat bar
-    level with the letters' middle, beside them, is a hyphen; a long flat bar under them is an underline."""
+    level with the letters' middle, beside them, is a hyphen; a long flat bar under them is an underline. ``side``
+    is the tile crop's size: letters are at least a fifth of it tall (smaller pieces alone are specks or digits)."""
     if not pieces:
         return _TileParts([], [])
     tall = max(p.h for p in pieces if not p.flat) if any(not p.flat for p in pieces) else max(p.h for p in pieces)
+    if tall < 0.2 * side and max(max(p.w, p.h) for p in pieces) < 0.2 * side:
+        return _TileParts([], [])
     text = [p for p in pieces if p.h >= 0.55 * tall and not (p.flat and p.h < 0.35 * tall)]
     if not text:
         return _TileParts([], [])
@@ -438,7 +441,7 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
     crops = tile_crops(rectified, rows, cols, cell_px, getattr(loc, "tile_share", 0.85))
     inks = [tile_ink(crop, round(0.08 * cell_px)) for crop in crops]
     pieces = [ink_pieces(ink) for ink in inks]
-    parts0 = [sort_pieces(p) for p in pieces]
+    parts0 = [sort_pieces(p, crop.shape[0]) for p, crop in zip(pieces, crops)]
     if upright is None:
         upright = sum(bool(p.points) for p in parts0) >= len(parts0) / 2
     # Per tile, the orientations to read: (quarter turns, its parts)
@@ -452,7 +455,7 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
         opts = []
         for t in turns:
             turned = np.rot90(ink, t)
-            parts = sort_pieces(ink_pieces(turned))
+            parts = sort_pieces(ink_pieces(turned), turned.shape[0])
             opts.append((t, parts))
         options.append(opts)
     images, owners = [], []
