@@ -210,7 +210,8 @@ class BoardResult(PuzzleResult):
             "words": words,
             "timings_ms": {stage: self.timings_ms.get(stage) for stage in
                            ("load", "detect", "ocr", "words", "solve", "annotate")},
-            "word_list": word_list_json(self.words_source, None, [r.word for r in self.results]),
+            "word_list": word_list_json(self.words_source, None, [] if self.words_source == "dictionary" else
+                                        [r.word for r in self.results]),
         }
 
 
