@@ -316,6 +316,25 @@ def _underline_side(pieces: list[_Piece], shape: tuple[int, int]) -> int | None:
     return None
 
 
+def split_at_slash(text: list[_Piece]) -> list[list[_Piece]]:
+    """An either/or tile's text split at its slash (a thin stroke as tall as the letters, rising to the right)
+    into the pieces left and right of it; any other text as one group. The slash itself is left out: Tesseract
+    reads a lone slash between letters as an I or merges it with them."""
+    if len(text) < 3:
+        return [text]
+    tall = max(p.h for p in text)
+    for p in sorted(text, key=lambda q: q.cx)[1:-1]:
+        if p.h < 0.8 * tall or not 0.15 * p.h <= p.w <= 0.65 * p.h or np.count_nonzero(p.mask) > 0.4 * p.w * p.h:
+            continue
+        ys, xs = np.nonzero(p.mask)
+        if len(xs) > 2 and np.corrcoef(xs, ys)[0, 1] < -0.85:
+            left = [q for q in text if q.cx < p.cx and q is not p]
+            right = [q for q in text if q.cx > p.cx and q is not p]
+            if left and right:
+                return [left, right]
+    return [text]
+
+
 def solid_bar(text: list[_Piece]) -> str:
     """"upright" when a tile's text is one solid bar standing (a sans-serif I), "lying" when it lies on its side
     (a turned I die), else ""."""
@@ -468,11 +487,21 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
             if bar == "upright" and not parts.hyphen:  # Tesseract reads nothing in a lone bar: it is an I
                 tried.setdefault(k, []).append((BAR_CONF, "I", BAR_CONF, [], t))
             elif parts.text and bar != "lying":
-                images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), parts.text))
-                owners.append((k, t, parts))
-    readings = read_slots(images, engine, WHITELIST)
-    for (k, t, parts), symbols in zip(owners, readings):
-        text, conf, alts = tile_text(symbols, parts.hyphen)
+                groups = split_at_slash(parts.text)
+                for group in groups:
+                    images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), group))
+                owners.append((k, t, parts, len(groups)))
+    readings = iter(read_slots(images, engine, WHITELIST))
+    for k, t, parts, n_groups in owners:
+        if n_groups == 1:
+            symbols = next(readings)
+            text, conf, alts = tile_text(symbols, parts.hyphen)
+        else:  # either/or: each side read on its own
+            sides = [next(readings) for _ in range(n_groups)]
+            symbols = [sym for side in sides for sym in side]
+            text = "/".join("".join(sym.text for sym in side).upper() for side in sides)
+            ok = all(sides) and _TILE_TEXT.fullmatch(text)
+            conf, alts = (min(max(0.0, sym.conf) for sym in symbols) / 100.0 if ok else 0.0), []
         raw = min(max(0.0, s.conf) for s in symbols) / 100.0 if conf > 0 else 0.0
         tried.setdefault(k, []).append((raw, text, conf, alts, t))
     best: dict[int, tuple[str, float, list[str], int]] = {}
