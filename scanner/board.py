@@ -294,7 +294,7 @@ def sort_pieces(pieces: list[_Piece], side: int) -> _TileParts:
     return parts
 
 
-def _underline_side(pieces: list[_Piece], shape: tuple[int, int]) -> int | None:
+def _underline_side(pieces: list[_Piece]) -> int | None:
     """Quarter turns (counter-clockwise, as np.rot90) that put a die's underline below its letter, or None."""
     if len(pieces) < 2:
         return None
@@ -448,43 +448,27 @@ def rectify_board(image: np.ndarray, loc: GridLocation, cell_px: int) -> tuple[n
     return rectified, H @ np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
 
 
-def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright: bool | None = None,
-               cell_px: int = CELL_PX) -> tuple[BoardReading, np.ndarray]:
-    """Read every tile of the board at ``loc``: (the reading, the image -> rectified-board homography).
+def orientations(ink: np.ndarray, upright: bool, parts0: _TileParts) -> list[tuple[int, _TileParts]]:
+    """The quarter turns (counter-clockwise, as np.rot90) worth reading a tile in, each with its sorted parts:
+    upright only on a screen; for a die, the turn its underline shows, else all four."""
+    if upright:
+        return [(0, parts0)]
+    known = _underline_side(ink_pieces(ink))
+    turns = [known] if known is not None else [0, 1, 2, 3]
+    return [(t, sort_pieces(ink_pieces(np.rot90(ink, t)), ink.shape[0])) for t in turns]
 
-    ``upright``: True for screen boards, False for dice that may be turned; None decides: tiles with corner
-    points are a screen board.
-    """
-    rectified, homography = rectify_board(image, loc, cell_px)
-    rows, cols = loc.rows, loc.cols
-    crops = tile_crops(rectified, rows, cols, cell_px, getattr(loc, "tile_share", 0.85))
-    inks = [tile_ink(crop, round(0.08 * cell_px)) for crop in crops]
-    pieces = [ink_pieces(ink) for ink in inks]
-    parts0 = [sort_pieces(p, crop.shape[0]) for p, crop in zip(pieces, crops)]
-    if upright is None:
-        upright = sum(bool(p.points) for p in parts0) >= len(parts0) / 2
-    # Per tile, the orientations to read: (quarter turns, its parts)
-    options: list[list[tuple[int, _TileParts]]] = []
-    for k, (ink, tile_pieces) in enumerate(zip(inks, pieces)):
-        if upright:
-            options.append([(0, parts0[k])])
-            continue
-        known = _underline_side(tile_pieces, ink.shape)
-        turns = [known] if known is not None else [0, 1, 2, 3]
-        opts = []
-        for t in turns:
-            turned = np.rot90(ink, t)
-            parts = sort_pieces(ink_pieces(turned), turned.shape[0])
-            opts.append((t, parts))
-        options.append(opts)
+
+def read_texts(crops: list[np.ndarray], inks: list[np.ndarray], options: list[list[tuple[int, _TileParts]]],
+               engine: Engine) -> dict[int, list[tuple[float, str, float, list[str], int]]]:
+    """Every tile's text in every orientation to try, in one Tesseract call: tile -> [(Tesseract's raw score,
+    tile text, confidence, alternatives, turns)]. A lone upright bar is an I without asking (Tesseract reads
+    nothing there); an either/or tile is read side by side of its slash."""
     images, owners = [], []
-    # Per tile, its readings in every orientation tried; the orientation Tesseract is surest of wins (its raw
-    # score: the discount for close alternatives would favour a turned letter that has none)
     tried: dict[int, list[tuple[float, str, float, list[str], int]]] = {}
     for k, opts in enumerate(options):
         for t, parts in opts:
             bar = solid_bar(parts.text)
-            if bar == "upright" and not parts.hyphen:  # Tesseract reads nothing in a lone bar: it is an I
+            if bar == "upright" and not parts.hyphen:
                 tried.setdefault(k, []).append((BAR_CONF, "I", BAR_CONF, [], t))
             elif parts.text and bar != "lying":
                 groups = split_at_slash(parts.text)
@@ -496,7 +480,7 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
         if n_groups == 1:
             symbols = next(readings)
             text, conf, alts = tile_text(symbols, parts.hyphen)
-        else:  # either/or: each side read on its own
+        else:
             sides = [next(readings) for _ in range(n_groups)]
             symbols = [sym for side in sides for sym in side]
             text = "/".join("".join(sym.text for sym in side).upper() for side in sides)
@@ -504,45 +488,68 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
             conf, alts = (min(max(0.0, sym.conf) for sym in symbols) / 100.0 if ok else 0.0), []
         raw = min(max(0.0, s.conf) for s in symbols) / 100.0 if conf > 0 else 0.0
         tried.setdefault(k, []).append((raw, text, conf, alts, t))
-    best: dict[int, tuple[str, float, list[str], int]] = {}
-    others: dict[int, list[str]] = {}
-    for k, options_read in tried.items():
-        options_read.sort(key=lambda o: -o[0])
-        raw, text, conf, alts, t = options_read[0]
-        rivals = [o for o in options_read[1:] if o[0] > 0 and o[1] != text]
-        if rivals:  # another orientation read as another tile nearly as well
-            conf *= min(1.0, 0.5 + 5.0 * (raw - rivals[0][0]))
-        best[k] = (text, conf, alts, t)
-        others[k] = [o[1] for o in rivals]
-    point_images, point_owner = [], []
-    for k in range(len(crops)):
-        t = best.get(k, ("", 0.0, [], 0))[3]
-        parts = next((p for turn, p in options[k] if turn == t), None)
-        if parts is not None and parts.points:
-            point_images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), parts.points))
-            point_owner.append(k)
+    return tried
+
+
+def best_reading(tried: list[tuple[float, str, float, list[str], int]]) -> tuple[str, float, list[str], int]:
+    """A tile's (text, confidence, alternatives, turns) from its readings in several orientations: the one
+    Tesseract is surest of (its raw score: the discount for close alternatives would favour a turned letter that
+    has none); a reading as another tile nearly as sure in another orientation lowers the confidence and becomes
+    an alternative."""
+    tried = sorted(tried, key=lambda o: -o[0])
+    raw, text, conf, alts, t = tried[0]
+    rivals = [o for o in tried[1:] if o[0] > 0 and o[1] != text]
+    if rivals:
+        conf *= min(1.0, 0.5 + 5.0 * (raw - rivals[0][0]))
+    if not _TILE_TEXT.fullmatch(text):
+        text, conf = "", 0.0
+    extra = [o[1] for o in rivals if o[1] != text and _TILE_TEXT.fullmatch(o[1])]
+    return text, conf, list(dict.fromkeys(alts + extra))[:3], t
+
+
+def read_points(crops, inks, parts: list[_TileParts | None], turns: list[int], engine: Engine) -> list[int | None]:
+    """Each tile's corner score (None where there is none or it is not a number), all in one Tesseract call."""
+    images, owner = [], []
+    for k, (p, t) in enumerate(zip(parts, turns)):
+        if p is not None and p.points:
+            images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), p.points))
+            owner.append(k)
     points: list[int | None] = [None] * len(crops)
-    for k, symbols in zip(point_owner, read_slots(point_images, engine, "0123456789")):
+    for k, symbols in zip(owner, read_slots(images, engine, "0123456789")):
         digits = "".join(s.text for s in symbols)
         if digits.isdigit():
             points[k] = int(digits)
-    tiles, conf, alts, turns = [], np.zeros((rows, cols)), [], []
-    for r in range(rows):
-        tiles.append([])
-        alts.append([])
-        turns.append([])
-        for c in range(cols):
-            k = r * cols + c
-            text, tconf, talts, t = best.get(k, ("", 0.0, [], 0))
-            if not _TILE_TEXT.fullmatch(text):
-                text, tconf = "", 0.0
-            extra = [o for o in others.get(k, []) if o != text and _TILE_TEXT.fullmatch(o)]
-            tiles[r].append(text)
-            conf[r, c] = tconf
-            alts[r].append(list(dict.fromkeys(talts + extra))[:3])
-            turns[r].append(int(-t % 4))
-    return BoardReading(tiles=tiles, points=[points[r * cols:(r + 1) * cols] for r in range(rows)], confidence=conf,
-                        alternatives=alts, turns=turns, upright=bool(upright), cell_px=cell_px), homography
+    return points
+
+
+def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright: bool | None = None,
+               cell_px: int = CELL_PX) -> tuple[BoardReading, np.ndarray]:
+    """Read every tile of the board at ``loc``: (the reading, the image -> rectified-board homography).
+
+    ``upright``: True for screen boards, False for dice that may be turned; None decides: tiles with corner
+    points on half the tiles or more are a screen board.
+    """
+    rectified, homography = rectify_board(image, loc, cell_px)
+    rows, cols = loc.rows, loc.cols
+    crops = tile_crops(rectified, rows, cols, cell_px, getattr(loc, "tile_share", 0.85))
+    inks = [tile_ink(crop, round(0.08 * cell_px)) for crop in crops]
+    parts0 = [sort_pieces(ink_pieces(ink), ink.shape[0]) for ink in inks]
+    if upright is None:
+        upright = sum(bool(p.points) for p in parts0) >= len(parts0) / 2
+    options = [orientations(ink, upright, p) for ink, p in zip(inks, parts0)]
+    tried = read_texts(crops, inks, options, engine)
+    best = [best_reading(tried[k]) if k in tried else ("", 0.0, [], 0) for k in range(len(crops))]
+    turns = [t for *_, t in best]
+    chosen = [next((p for turn, p in opts if turn == t), None) for opts, t in zip(options, turns)]
+    points = read_points(crops, inks, chosen, turns, engine)
+
+    def grid(values: list) -> list[list]:
+        return [values[r * cols:(r + 1) * cols] for r in range(rows)]
+
+    return BoardReading(tiles=grid([b[0] for b in best]), points=grid(points),
+                        confidence=np.array([b[1] for b in best], float).reshape(rows, cols),
+                        alternatives=grid([b[2] for b in best]), turns=grid([int(-t % 4) for t in turns]),
+                        upright=bool(upright), cell_px=cell_px), homography
 
 
 # --- solving and scoring -------------------------------------------------------------------------------------
