@@ -129,8 +129,11 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
     if puzzle != "wordsearch":
         board = boards.find_board(image)
         if board is not None:
-            return [solve_board(image, board, source=source, words=words, words_source=words_source,
-                                engine=engine, min_length=min_length, dictionary=dictionary, t0=t0)]
+            result = solve_board(image, board, source=source, words=words, words_source=words_source,
+                                 engine=engine, min_length=min_length, dictionary=dictionary, t0=t0)
+            read = sum(bool(tile) for row in result.letters for tile in row)
+            if puzzle == "boggle" or read >= result.rows * result.cols / 2:  # else: squares without letters
+                return [result]
         if puzzle == "boggle":
             raise NoGridError(f"no Boggle/Wordament board found in {source}: no square lattice of 4x4 to 6x6 tiles")
     locations = find_grids(image)
