@@ -35,6 +35,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 WHITELIST = LETTERS + "u/"
 BAR_CONF = 0.9
 """Confidence of an I recognised by its shape alone (one solid upright bar)."""
+POINTS_LEVEL = 0.3
+"""Corner digits are cut out this share of the way from the tile's grey to the ink's (see tile_ink)."""
 UNSURE = 0.5
 """Tiles read with a confidence under this are reported as unsure, with their alternatives."""
 MIN_FILL = 0.75
@@ -219,16 +221,23 @@ class _Piece:
         return self.w >= 1.8 * self.h
 
 
-def tile_ink(crop: np.ndarray, inset: int) -> np.ndarray:
+def tile_ink(crop: np.ndarray, inset: int, level: float | None = None) -> np.ndarray:
     """Ink mask (bool) of a tile crop: the minority Otsu class of the tile's face (the crop less ``inset`` px
     all round, so the gap and the tile's edges do not sway the threshold), so dark letters on light tiles and
-    light letters on coloured tiles both come out as ink."""
+    light letters on coloured tiles both come out as ink. ``level`` other than 0.5 puts the threshold that share
+    of the way from the face's typical grey to the ink's (0.3 keeps the thin strokes of small corner digits
+    whole)."""
     smooth = cv2.GaussianBlur(crop, (0, 0), 0.8)
     face = smooth[inset:smooth.shape[0] - inset, inset:smooth.shape[1] - inset]
     if face.size == 0 or np.percentile(face, 99.5) - np.percentile(face, 0.5) < 50:  # blank: Otsu would split noise
         return np.zeros(crop.shape, bool)
     t, _ = cv2.threshold(face, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     dark_ink = np.count_nonzero(face <= t) < face.size / 2
+    if level is not None and level != 0.5:
+        ink_grey, face_grey = (np.median(face[face <= t]), np.median(face[face > t]))
+        if not dark_ink:
+            ink_grey, face_grey = face_grey, ink_grey
+        t = face_grey + level * (ink_grey - face_grey)
     return smooth <= t if dark_ink else smooth > t
 
 
@@ -344,7 +353,7 @@ def solid_bar(text: list[_Piece]) -> str:
     return "upright" if p.h >= 3 * p.w else "lying" if p.w >= 3 * p.h else ""
 
 
-def text_image(gray: np.ndarray, ink: np.ndarray, parts: list[_Piece]) -> np.ndarray:
+def text_image(gray: np.ndarray, ink: np.ndarray, parts: list[_Piece], level: float = 0.5) -> np.ndarray:
     """The pieces as black on white, scaled so the tallest is TEXT_PX high: the tile's grey levels (ink 0, tile
     face 255, whichever is darker) are scaled and thresholded afterwards, so small corner digits come out smooth
     rather than blocky; thin bars (a sans-serif I, a 1) are thickened so Tesseract does not drop them."""
@@ -363,7 +372,7 @@ def text_image(gray: np.ndarray, ink: np.ndarray, parts: list[_Piece]) -> np.nda
     scale = TEXT_PX / max(p.h for p in parts)
     size = (max(1, round(norm.shape[1] * scale)), max(1, round(norm.shape[0] * scale)))
     big = cv2.resize(norm, size, interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
-    img = np.where(big < 128, 0, 255).astype(np.uint8)
+    img = np.where(big < 255 * (1 - level), 0, 255).astype(np.uint8)
     ys, xs = np.nonzero(img == 0)
     if len(ys):
         img = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
@@ -507,18 +516,26 @@ def best_reading(tried: list[tuple[float, str, float, list[str], int]]) -> tuple
     return text, conf, list(dict.fromkeys(alts + extra))[:3], t
 
 
-def read_points(crops, inks, parts: list[_TileParts | None], turns: list[int], engine: Engine) -> list[int | None]:
-    """Each tile's corner score (None where there is none or it is not a number), all in one Tesseract call."""
+def read_points(crops: list[np.ndarray], turns: list[int], inset: int, engine: Engine) -> list[int | None]:
+    """Each tile's corner score (None where there is none or it is not a number), all in one Tesseract call.
+    The digits are small: each is cut out at the tile's own threshold and, for thin strokes that break there,
+    also nearer the tile's grey (POINTS_LEVEL); the number Tesseract is surer of counts."""
     images, owner = [], []
-    for k, (p, t) in enumerate(zip(parts, turns)):
-        if p is not None and p.points:
-            images.append(text_image(np.rot90(crops[k], t), np.rot90(inks[k], t), p.points))
-            owner.append(k)
+    for k, (crop, t) in enumerate(zip(crops, turns)):
+        turned = np.rot90(crop, t)
+        for level in (0.5, POINTS_LEVEL):
+            ink = tile_ink(turned, inset, level=level)
+            parts = sort_pieces(ink_pieces(ink), ink.shape[0])
+            if parts.points:
+                images.append(text_image(turned, ink, parts.points, level=level))
+                owner.append(k)
     points: list[int | None] = [None] * len(crops)
+    surest = [0.0] * len(crops)
     for k, symbols in zip(owner, read_slots(images, engine, "0123456789")):
         digits = "".join(s.text for s in symbols)
-        if digits.isdigit():
-            points[k] = int(digits)
+        conf = min((s.conf for s in symbols), default=0.0)
+        if digits.isdigit() and conf > surest[k]:
+            points[k], surest[k] = int(digits), conf
     return points
 
 
@@ -540,8 +557,7 @@ def read_board(image: np.ndarray, loc: GridLocation, engine: Engine, *, upright:
     tried = read_texts(crops, inks, options, engine)
     best = [best_reading(tried[k]) if k in tried else ("", 0.0, [], 0) for k in range(len(crops))]
     turns = [t for *_, t in best]
-    chosen = [next((p for turn, p in opts if turn == t), None) for opts, t in zip(options, turns)]
-    points = read_points(crops, inks, chosen, turns, engine)
+    points = read_points(crops, turns, round(0.08 * cell_px), engine) if upright else [None] * len(crops)
 
     def grid(values: list) -> list[list]:
         return [values[r * cols:(r + 1) * cols] for r in range(rows)]
