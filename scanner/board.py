@@ -21,6 +21,7 @@ import numpy as np
 
 from scanner.detect import GridLocation, rectify
 from scanner.engine import Engine, Symbol
+from scanner.imaging import light_on_dark
 
 SIZES = (4, 5, 6)
 """Board sizes recognised (tiles per side): Boggle 4x4, Big Boggle 5x5, Super Big Boggle 6x6."""
@@ -222,9 +223,9 @@ class _Piece:
 
 
 def tile_ink(crop: np.ndarray, inset: int, level: float | None = None) -> np.ndarray:
-    """Ink mask (bool) of a tile crop: the minority Otsu class of the tile's face (the crop less ``inset`` px
-    all round, so the gap and the tile's edges do not sway the threshold), so dark letters on light tiles and
-    light letters on coloured tiles both come out as ink. ``level`` other than 0.5 puts the threshold that share
+    """Ink mask (bool) of a tile crop: Otsu's split of the tile's face (the crop less ``inset`` px all round, so
+    the gap and the tile's edges do not sway it), on the side the print lies (imaging.light_on_dark), so dark
+    letters on light tiles and light letters on coloured tiles both come out as ink. ``level`` other than 0.5 puts the threshold that share
     of the way from the face's typical grey to the ink's (0.3 keeps the thin strokes of small corner digits
     whole)."""
     smooth = cv2.GaussianBlur(crop, (0, 0), 0.8)
@@ -232,7 +233,7 @@ def tile_ink(crop: np.ndarray, inset: int, level: float | None = None) -> np.nda
     if face.size == 0 or np.percentile(face, 99.5) - np.percentile(face, 0.5) < 50:  # blank: Otsu would split noise
         return np.zeros(crop.shape, bool)
     t, _ = cv2.threshold(face, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    dark_ink = np.count_nonzero(face <= t) < face.size / 2
+    dark_ink = not light_on_dark(face, face.shape[0])
     if level is not None and level != 0.5:
         ink_grey, face_grey = (np.median(face[face <= t]), np.median(face[face > t]))
         if not dark_ink:
