@@ -60,6 +60,9 @@ def baseline(image, engine) -> list[list[str]] | None:
         puzzles = solve_image(image, source="bench", words=[], engine=engine, puzzle="wordsearch")
     except WordSearchError:
         return None
+    except Exception as err:  # the word-search reader failing on a board counts as nothing read
+        print(f"  (baseline failed: {type(err).__name__}: {err})")
+        return None
     return [list(row) for row in puzzles[0].letters]
 
 
