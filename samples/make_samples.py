@@ -13,6 +13,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scanner import synth  # noqa: E402
+from scanner import synth_board  # noqa: E402
 from scanner.export import write_bytes_atomic  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -96,6 +97,17 @@ def french() -> None:
     synth.save_case(HERE / "french.png", image, truth | sidecar_fields("samples_cuisine"))
 
 
+def board_photo() -> None:
+    """samples/boards/tray.jpg: a 12-megapixel phone photo of a 4x4 Boggle tray, dice turned every way, a Qu die
+    and underlined M/W/N/Z, camera tilted, soft shadow and blur (boards live in their own folder)."""
+    rng = np.random.default_rng(808)
+    tiles = [["S", "T", "QU", "E"], ["M", "A", "R", "N"], ["E", "L", "I", "O"], ["D", "W", "T", "S"]]
+    image, truth = synth_board.photograph_tray(rng, tiles, out_size=(3000, 4000), rotation=-6.0, perspective=0.06,
+                                               blur=1.4, shadow=0.35)
+    (HERE / "boards").mkdir(exist_ok=True)
+    synth.save_case(HERE / "boards" / "tray.jpg", image, truth | sidecar_fields("samples_tray"), jpeg_quality=85)
+
+
 def text_puzzle() -> None:
     """samples/puzzle.txt for `wordsearch solve-text`: grid rows, a blank line, one word per line."""
     rng = np.random.default_rng(606)
@@ -106,7 +118,7 @@ def text_puzzle() -> None:
 
 
 def main() -> None:
-    for make in (printable, photo, gridless, rotated_exif, inverted, french, text_puzzle):
+    for make in (printable, photo, gridless, rotated_exif, inverted, french, text_puzzle, board_photo):
         make()
         print(f"made {make.__name__}")
 

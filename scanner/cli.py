@@ -47,11 +47,18 @@ def cli() -> None:
               help="OCR engine: the in-process tesserocr wheel or the system tesseract via pytesseract.")
 @click.option("--alphabet", default="ABCDEFGHIJKLMNOPQRSTUVWXYZ", show_default=True,
               help="The letters a grid cell may hold (e.g. add ÀÂÇÉÈÊËÎÏÔÙÛÜ for French).")
+@click.option("--puzzle", type=click.Choice(["auto", "wordsearch", "boggle"]), default="auto", show_default=True,
+              help="What the picture holds: a word search, a Boggle/Wordament/Ruzzle board, or guess.")
+@click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Boards: how many of the best words to draw and list (the JSON has all).")
+@click.option("--min-length", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Boards: the shortest dictionary word to report.")
 def solve_command(image: Path, words_text: str | None, words_file: Path | None, words_image: Path | None,
-                  output: Path | None, json_out: str | None, engine: str, alphabet: str) -> None:
-    """Solve the word search in IMAGE (photo, scan or screenshot) and circle the answers.
+                  output: Path | None, json_out: str | None, engine: str, alphabet: str, puzzle: str, top: int,
+                  min_length: int) -> None:
+    """Solve the word search or the Boggle/Wordament board in IMAGE (photo, scan or screenshot) and mark the answers.
 
-    Prints a short summary; -o writes the annotated image (same size and orientation as IMAGE, with a legend of
+    A board is solved against the dictionary (or --words), its best words drawn as paths. Prints a short summary; -o writes the annotated image (same size and orientation as IMAGE, with a legend of
     the words not found), --json writes the grid, the word positions and the timings.
     """
     from scanner.export import encode_image, image_extension
@@ -69,7 +76,9 @@ def solve_command(image: Path, words_text: str | None, words_file: Path | None, 
     words, words_source = chosen_words(words_text, words_file)
 
     picture, puzzles = solve_file(image, words=words, words_source=words_source, words_image=words_image,
-                                  alphabet=alphabet, engine=engine)
+                                  alphabet=alphabet, engine=engine, puzzle=puzzle, min_length=min_length)
+    for p in puzzles:
+        p.top = top
     encoded = encode_image(annotate(picture, puzzles), output) if output is not None else None
     docs = [p.to_json() for p in puzzles]
     payload = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False) + "\n"
@@ -104,6 +113,9 @@ def solve_summary(puzzles: list) -> list[str]:
     """Human summary lines: grid shape, found/total, corrected cells, words not found."""
     lines = []
     for p in puzzles:
+        if p.puzzle_type == "boggle":
+            lines.extend(board_summary(p))
+            continue
         found = sum(r.found for r in p.results)
         name = p.source if len(puzzles) == 1 else f"{p.source} (puzzle {p.index + 1})"
         lines.append(f"{name}: {p.rows}x{p.cols} grid, {found}/{len(p.results)} words found, "
@@ -119,6 +131,32 @@ def solve_summary(puzzles: list) -> list[str]:
         missing = [r.word for r in p.results if not r.found]
         if missing:
             lines.append("  not found: " + ", ".join(missing))
+    return lines
+
+
+def board_summary(p) -> list[str]:
+    """Human summary of a board: its tiles (points in brackets), unsure tiles, and the best words with paths."""
+    found = [r for r in p.results if r.found]
+    lines = [f"{p.source}: {p.rows}x{p.cols} board, {len(found)} words found"
+             + (f" of {len(p.results)} given" if p.words_source != "dictionary" else "")
+             + f", {len(p.unsure)} unsure tiles"]
+    for row, points in zip(p.reading.tiles, p.reading.points):
+        lines.append("  " + " ".join(f"{tile or '?':>4}" + (f"[{pt}]" if pt is not None else "")
+                                     for tile, pt in zip(row, points)))
+    for u in p.unsure:
+        needs = "; ".join(f"as {alt}: " + (", ".join(w[:6]) + (f" and {len(w) - 6} more" if len(w) > 6 else "")
+                                           if w else "no new words") for alt, w in u["words_needing"].items())
+        lines.append(f"  unsure tile ({u['cell'][0]}, {u['cell'][1]}) read {u['read'] or 'nothing'}"
+                     + (f", could be {'/'.join(u['alternatives'])} ({needs})" if u["alternatives"] else ""))
+    for k, r in enumerate(found[:p.top], 1):
+        score = p.score(r)
+        path = " ".join(f"({a},{b})" for a, b in r.path)
+        lines.append(f"  {k:>2}. {r.word:<12}" + (f" {score:>4} pts" if score is not None else "") + f"  {path}")
+    if len(found) > p.top:
+        lines.append(f"  ... {len(found) - p.top} more in the JSON")
+    missing = [r.word for r in p.results if not r.found]
+    if missing:
+        lines.append("  not found: " + ", ".join(missing))
     return lines
 
 

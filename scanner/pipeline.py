@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from scanner.annotate import annotate as draw_answers
+from scanner import board as boards
 from scanner.detect import find_grids, rectify, turned
 from scanner.engine import get_engine
 from scanner.load import load_image
@@ -19,6 +20,7 @@ from scanner.ocr import read_grid
 from scanner.orient import orientation
 from scanner.repair import solve_and_repair
 from scanner.wordlist import read_word_list
+from solver.boggle import boggle
 from solver.errors import NoGridError
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -40,6 +42,8 @@ def _ms(t0: float) -> float:
 @dataclass
 class PuzzleResult:
     """Everything known about one puzzle on a page. Coordinates are 0-based [row, col] in reading orientation."""
+
+    puzzle_type = "wordsearch"
 
     source: str
     location: object  # scanner.detect.GridLocation
@@ -72,6 +76,7 @@ class PuzzleResult:
         out = {
             "source": self.source,
             "puzzle": self.index,
+            "puzzle_type": "wordsearch",
             "grid": {
                 "rows": self.rows,
                 "cols": self.cols,
@@ -109,21 +114,33 @@ def word_list_json(source: str, word_list, words: list[str]) -> dict:
 
 def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = None, words_source: str = "argument",
                 words_image: np.ndarray | None = None, alphabet: str = DEFAULT_ALPHABET,
-                engine=None) -> list[PuzzleResult]:
-    """Find, read and solve every letter grid in a BGR image (largest first).
+                engine=None, puzzle: str = "auto", min_length: int = 3,
+                dictionary: str | None = None) -> list[PuzzleResult]:
+    """Find, read and solve every letter grid in a BGR image (largest first), or the Boggle/Wordament board.
 
     `words`: the word list ([] reads the grid only); None reads the list from the page (or from `words_image`, a
-    separate picture of the list).
+    separate picture of the list); on a board, None finds every `dictionary` word of `min_length` letters or more.
     `engine`: an Engine from scanner.engine.get_engine, an engine name, or None for the default.
-    Raises NoGridError when the image holds no letter grid.
+    `puzzle`: "auto" (a board when the picture holds one), "wordsearch" or "boggle".
+    Raises NoGridError when the image holds no letter grid (no board, with puzzle="boggle").
     """
+    if engine is None or isinstance(engine, str):
+        engine = get_engine(engine or "tesserocr")
     t0 = time.perf_counter()
+    if puzzle != "wordsearch":
+        board = boards.find_board(image)
+        if board is not None:
+            result = solve_board(image, board, source=source, words=words, words_source=words_source,
+                                 engine=engine, min_length=min_length, dictionary=dictionary, t0=t0)
+            read = sum(bool(tile) for row in result.letters for tile in row)
+            if puzzle == "boggle" or read >= result.rows * result.cols / 2:  # else: squares without letters
+                return [result]
+        if puzzle == "boggle":
+            raise NoGridError(f"no Boggle/Wordament board found in {source}: no square lattice of 4x4 to 6x6 tiles")
     locations = find_grids(image)
     if not locations:
         raise NoGridError(f"no letter grid found in {source}")
     detect_ms = _ms(t0)
-    if engine is None or isinstance(engine, str):
-        engine = get_engine(engine or "tesserocr")
 
     puzzles = []
     for index, loc in enumerate(locations):
@@ -165,16 +182,81 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
     return puzzles
 
 
+@dataclass
+class BoardResult(PuzzleResult):
+    """A Boggle/Wordament/Ruzzle board: `reading` is a scanner.board.BoardReading, `results` PathResults (found
+    words best first), `letters` the tiles; words are scored by the Wordament rule when tile points were read."""
+
+    unsure: list = field(default_factory=list)  # scanner.board.unsure_tiles
+    top: int = 10  # words drawn on the annotated picture
+    puzzle_type = "boggle"
+
+    def low_confidence(self, threshold: float = boards.UNSURE) -> list[tuple[int, int]]:
+        return self.reading.unsure(threshold)
+
+    def score(self, result) -> int | None:
+        return boards.word_score(result.word, result.path, self.reading.points) if result.found else None
+
+    def to_json(self) -> dict:
+        """The JSON contract for a board: grid.tiles (board notation), points, and each word's path and score."""
+        reading = self.reading
+        words = [res.to_dict() | {"points": self.score(res)} for res in self.results]
+        return {
+            "source": self.source,
+            "puzzle": self.index,
+            "puzzle_type": "boggle",
+            "grid": {
+                "rows": self.rows,
+                "cols": self.cols,
+                "tiles": [list(row) for row in reading.tiles],
+                "letters": [" ".join(tile or "?" for tile in row) for row in reading.tiles],
+                "points": reading.points,
+                "confidence": np.round(np.asarray(reading.confidence, float), 3).tolist(),
+                "turns": reading.turns,
+                "corners": np.round(np.asarray(self.location.corners, float), 1).tolist(),
+                "low_confidence": [_rc(cell) for cell in self.low_confidence()],
+                "unsure": self.unsure,
+            },
+            "scoring": "wordament" if all(p is not None for row in reading.points for p in row) else "length",
+            "words": words,
+            "timings_ms": {stage: self.timings_ms.get(stage) for stage in
+                           ("load", "detect", "ocr", "words", "solve", "annotate")},
+            "word_list": word_list_json(self.words_source, None, [] if self.words_source == "dictionary" else
+                                        [r.word for r in self.results]),
+        }
+
+
+def solve_board(image: np.ndarray, loc, *, source: str, words: list[str] | None, words_source: str, engine,
+                min_length: int = 3, dictionary: str | None = None, t0: float | None = None) -> BoardResult:
+    """Read the board at `loc` (from scanner.board.find_board) and solve it in path mode."""
+    timings = {"detect": _ms(t0) if t0 is not None else None}
+    t0 = time.perf_counter()
+    reading, homography = boards.read_board(image, loc, engine)
+    timings["ocr"] = _ms(t0)
+    t0 = time.perf_counter()
+
+    def solve(tiles):
+        return boggle(tiles, words, dictionary=dictionary, min_length=min_length)
+
+    results = boards.ranked(solve(boards.solvable(reading.tiles)), reading.points)
+    unsure = boards.unsure_tiles(reading, {r.word for r in results if r.found}, solve)
+    timings["solve"] = _ms(t0)
+    return BoardResult(source=source, location=loc, reading=reading, results=results, letters=reading.tiles,
+                       corrections=[], homography=homography, cell_px=reading.cell_px,
+                       words_source="dictionary" if words is None else words_source, timings_ms=timings,
+                       unsure=unsure)
+
+
 def solve_file(path: str | Path, *, words: list[str] | None = None, words_source: str = "argument",
                words_image: str | Path | None = None, alphabet: str = DEFAULT_ALPHABET,
-               engine=None) -> tuple[np.ndarray, list[PuzzleResult]]:
+               engine=None, **options) -> tuple[np.ndarray, list[PuzzleResult]]:
     """Load an image file (EXIF orientation applied) and solve it: (the upright image, its puzzles)."""
     t0 = time.perf_counter()
     image = load_image(path)
     load_ms = _ms(t0)
     list_image = load_image(words_image) if words_image is not None else None
     puzzles = solve_image(image, source=str(path), words=words, words_source=words_source,
-                          words_image=list_image, alphabet=alphabet, engine=engine)
+                          words_image=list_image, alphabet=alphabet, engine=engine, **options)
     for puzzle in puzzles:
         puzzle.timings_ms["load"] = load_ms
     return image, puzzles
