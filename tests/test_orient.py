@@ -135,7 +135,7 @@ def test_turned_letters_fit_their_composite_slots() -> None:
     from scanner.ocr import LETTER_PX
     from scanner.orient import turned_letters
 
-    letters = [(np.zeros((4, 60), np.uint8), 0)] + [(np.zeros((32, 20), np.uint8), 0)] * 3
+    letters = [(np.zeros((4, 50), np.uint8), 0)] + [(np.zeros((32, 20), np.uint8), 0)] * 3  # as read_grid cuts them
     for turns in (1, 2, 3):
         for image, _ in turned_letters(letters, turns):
             assert image.shape[0] <= 1.5 * LETTER_PX + 1 and image.shape[1] <= 1.6 * LETTER_PX + 1
