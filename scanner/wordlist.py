@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import statistics
 import unicodedata
 from dataclasses import dataclass, field, replace
 
@@ -441,16 +442,20 @@ def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | Non
 def _lines(boxes: list) -> list[list]:
     """Group Tesseract word boxes into text lines (same baseline band), each sorted left to right."""
     lines: list[list] = []
+    middles: list[float] = []  # each line's median centre and height, kept as it grows (noisy photos
+    heights: list[float] = []  # give hundreds of boxes: recomputing them per box cost seconds)
     for b in sorted(boxes, key=lambda b: b.top + b.height / 2):
         cy = b.top + b.height / 2
-        for line in lines:
-            ly = np.median([x.top + x.height / 2 for x in line])
-            lh = np.median([x.height for x in line])
-            if abs(cy - ly) < 0.45 * min(lh, b.height) and 0.5 < b.height / lh < 2.0:
+        for i, line in enumerate(lines):
+            if abs(cy - middles[i]) < 0.45 * min(heights[i], b.height) and 0.5 < b.height / heights[i] < 2.0:
                 line.append(b)
+                middles[i] = statistics.median(x.top + x.height / 2 for x in line)
+                heights[i] = statistics.median(x.height for x in line)
                 break
         else:
             lines.append([b])
+            middles.append(cy)
+            heights.append(float(b.height))
     return [sorted(line, key=lambda b: b.left) for line in lines]
 
 
