@@ -135,6 +135,7 @@ function solve(file) {
   showError($("error"), "");
   $("status").hidden = false;
   $("result").hidden = true;
+  $("solve-form").hidden = true;
   setStage("upload", 0);
   const progressId = token();
   const xhr = new XMLHttpRequest();
@@ -160,9 +161,11 @@ function solve(file) {
     try { body = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
     if (xhr.status === 200 && body) {
       isolated = null;
+      setZoom(1);
       show(body);
       $("summary").focus();
     } else {
+      $("solve-form").hidden = false;
       showError($("error"), xhr.status === 0 ? FRIENDLY.network : errorText(body, xhr.status));
     }
   });
@@ -191,6 +194,8 @@ document.addEventListener("paste", (e) => {
 
 $("again").addEventListener("click", () => {
   $("result").hidden = true;
+  $("solve-form").hidden = false;
+  showError($("error"), "");
   doc = null;
   window.scrollTo(0, 0);
   $("photo-button").focus();
@@ -351,15 +356,26 @@ $("add-word").addEventListener("submit", async (e) => {
 // ---------------------------------------------------------------------------------------------------------
 // Zoom: buttons, pinch (two pointers), double tap
 
+function fitWidth() {
+  // The photo's width when it fits the view (whole photo visible): the zoom factor multiplies this.
+  const img = $("answer");
+  const view = $("photo-view");
+  if (!img.naturalWidth) return view.clientWidth;
+  const maxHeight = 0.72 * window.innerHeight;
+  return Math.min(view.clientWidth, img.naturalWidth * (maxHeight / img.naturalHeight));
+}
+
 function setZoom(value, focus) {
   const view = $("photo-view");
+  const img = $("answer");
   const old = zoom;
   zoom = Math.min(6, Math.max(1, value));
   const fx = focus ? focus.x : view.clientWidth / 2;
   const fy = focus ? focus.y : view.clientHeight / 2;
   const x = (view.scrollLeft + fx) / old;
   const y = (view.scrollTop + fy) / old;
-  $("answer").style.width = `${zoom * 100}%`;
+  view.classList.toggle("zoomed", zoom > 1);
+  img.style.width = zoom > 1 ? `${fitWidth() * zoom}px` : "";
   view.scrollLeft = x * zoom - fx;
   view.scrollTop = y * zoom - fy;
 }
@@ -472,7 +488,8 @@ function drawPath(word, button) {
     svg.append(line);
     const [sx, sy] = points[0];
     const start = document.createElementNS(ns, "circle");
-    start.setAttribute("cx", sx); start.setAttribute("cy", sy); start.setAttribute("r", "9");
+    start.setAttribute("cx", sx); start.setAttribute("cy", sy); start.setAttribute("r", "6");
+    start.setAttribute("opacity", "0.6");
     start.setAttribute("fill", "#1d4ed8");
     svg.append(start);
     board.append(svg);
