@@ -189,23 +189,35 @@ class Results:
 
 
 class Decoded:
-    """A few decoded originals, by result id, for redrawing after edits (thread-safe: used from worker threads)."""
+    """A few decoded originals, by result id, for redrawing after edits (thread-safe: used from worker threads;
+    a result being decoded is decoded once, its other callers wait for it)."""
 
     def __init__(self, size: int = DECODED_CACHE):
         self.size = size
         self._items: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
-    def image(self, rid: str, entry: Entry) -> np.ndarray:
+    def _cached(self, rid: str) -> np.ndarray | None:
         with self._lock:
             if rid in self._items:
                 self._items.move_to_end(rid)
                 return self._items[rid]
-        image = decode_upload(entry.upload, entry.name)
+        return None
+
+    def image(self, rid: str, entry: Entry) -> np.ndarray:
         with self._lock:
-            self._items[rid] = image
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            loading = self._loading.setdefault(rid, threading.Lock())
+        with loading:
+            image = self._cached(rid)
+            if image is None:
+                image = decode_upload(entry.upload, entry.name)
+                with self._lock:
+                    self._items[rid] = image
+                    while len(self._items) > self.size:
+                        self._items.popitem(last=False)
+        with self._lock:
+            self._loading.pop(rid, None)
         return image
 
 
@@ -257,11 +269,13 @@ class Pool:
                                {"Retry-After": str(RETRY_AFTER_S)})
             self.busy += 1
         self.set_stage(token, "queued")
+        executor = self._executor
         try:
-            future = self._executor.submit(solve_job, token, *args, self.engine)
-        except BrokenProcessPool:
-            self._restart()
-            future = self._executor.submit(solve_job, token, *args, self.engine)
+            try:
+                future = executor.submit(solve_job, token, *args, self.engine)
+            except BrokenProcessPool:
+                executor = self._restart(executor)
+                future = executor.submit(solve_job, token, *args, self.engine)
         except BaseException:
             self._release(None)
             raise
@@ -271,14 +285,20 @@ class Pool:
             return await asyncio.wait_for(asyncio.wrap_future(future), self.seconds)
         except asyncio.TimeoutError:
             raise ApiError(504, "timeout", f"the photo took longer than {self.seconds:g} s to read") from None
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool for the next jobs
-            self._restart()
-            raise
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool takes the next jobs
+            self._restart(executor)
+            raise ApiError(503, "worker_lost", "the photo reader stopped unexpectedly; please try again",
+                           {"Retry-After": "1"}) from None
 
-    def _restart(self) -> None:
-        log.error("OCR worker pool broken; starting a new one")
-        old, self._executor = self._executor, self._new_executor()
-        old.shutdown(wait=False, cancel_futures=True)
+    def _restart(self, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
+        """Replace a broken executor (once, however many requests saw it break); the current executor."""
+        with self._lock:
+            if self._executor is not broken:
+                return self._executor
+            log.error("an OCR worker died; starting a new pool")
+            self._executor = self._new_executor()
+        broken.shutdown(wait=False, cancel_futures=True)
+        return self._executor
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

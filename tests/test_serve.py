@@ -242,3 +242,30 @@ def test_results_are_bounded():
     with pytest.raises(ApiError):
         store.get(ids[0])
     assert store.get(ids[2]).name == "x" and len(ids[2]) >= 22
+
+
+def test_a_killed_worker_costs_one_answer_not_the_server():
+    """A worker killed mid-job (as the out-of-memory killer would): that upload gets 503, the next one is solved."""
+    import os
+    import signal
+
+    import psutil
+
+    with TestClient(create_app(workers=1), raise_server_exceptions=False) as c:
+        first = {}
+        thread = threading.Thread(target=lambda: first.update(r=post_image(c, PHOTO.read_bytes())))
+        thread.start()
+        deadline = time.monotonic() + 60
+        while c.get("/api/health").json()["busy"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        forkserver = next(p for p in psutil.Process().children() if "forkserver" in " ".join(p.cmdline()))
+        workers = forkserver.children()  # every pool's workers in this process (other tests' apps too)
+        before = [p.cpu_times().user for p in workers]
+        time.sleep(0.5)
+        busy = max(zip(workers, before), key=lambda wb: wb[0].cpu_times().user - wb[1])[0]  # reading the photo
+        os.kill(busy.pid, signal.SIGKILL)
+        thread.join(60)
+        assert_error(first["r"], 503, "worker_lost")
+        again = post_image(c, PHOTO.read_bytes(), words="APPLE,BANANA")
+        assert again.status_code == 200, again.text
+        assert c.get("/api/health").json()["busy"] == 0
