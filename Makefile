@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/wordlist_accuracy.py --synthetic 20
 	$(VENV)/bin/python bench/scan_speed.py
 	$(VENV)/bin/python bench/batch_speed.py
+	$(VENV)/bin/python bench/serve_load.py
 
 clean:
 	rm -rf $(VENV) out

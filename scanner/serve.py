@@ -27,7 +27,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import PurePath
+from typing import Literal
 
+import cv2
 import numpy as np
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -62,6 +64,8 @@ MAX_RESULT_BYTES = 1 << 30
 """Results are dropped, least recently used first, past this count or this many bytes (uploads and images)."""
 DECODED_CACHE = 4
 """Decoded original images kept for redraws after an edit (about 36 MB each for a 12-megapixel photo)."""
+SCREEN_PX = 2048
+"""Long side of the image the page shows (downloads are full resolution): half the encoding, a quarter the bytes."""
 MAX_BOARD_TILES = 400
 RETRY_AFTER_S = 5
 ID_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -117,8 +121,8 @@ def decode_upload(data: bytes, name: str) -> np.ndarray:
 
 
 def solve_job(token: str | None, image: bytes, name: str, words: list[str] | None, list_image: bytes | None,
-              engine: str) -> tuple[list[PuzzleResult], bytes]:
-    """Decode, solve and annotate one upload: the puzzles and the annotated image as JPEG."""
+              engine: str) -> tuple[list[PuzzleResult], dict[str, bytes]]:
+    """Decode, solve and annotate one upload: the puzzles and the annotated image as JPEG, by size."""
     _report(token, "load")
     t0 = time.perf_counter()
     picture = decode_upload(image, name)
@@ -129,7 +133,17 @@ def solve_job(token: str | None, image: bytes, name: str, words: list[str] | Non
     for puzzle in puzzles:
         puzzle.timings_ms["load"] = load_ms
     _report(token, "draw")
-    return puzzles, encode_image(annotate(picture, puzzles), "answer.jpg")
+    return puzzles, encode_sizes(annotate(picture, puzzles))
+
+
+def encode_sizes(image: np.ndarray, sizes: tuple[str, ...] = ("full", "screen")) -> dict[str, bytes]:
+    """JPEGs of an annotated image: "full" resolution, and "screen" (long side at most SCREEN_PX) for the page."""
+    out = {}
+    for size in sizes:
+        scale = SCREEN_PX / max(image.shape[:2]) if size == "screen" else 1.0
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+        out[size] = encode_image(small, "answer.jpg")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -143,7 +157,7 @@ class Entry:
     puzzles: list[PuzzleResult]
     upload: bytes
     name: str
-    images: dict = field(default_factory=dict)  # (version, word) -> JPEG bytes
+    images: dict = field(default_factory=dict)  # (version, word, size) -> JPEG bytes
     version: int = 0
     used: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -516,8 +530,8 @@ def create_app(*, workers: int | None = None, max_upload_mb: float = MAX_UPLOAD_
         words = split_words(text) if isinstance(text, str) and text.strip() else None
         list_image = fields.get("words_image")
         list_bytes = list_image[0] if isinstance(list_image, tuple) and list_image[0] else None
-        puzzles, jpeg = await request.app.state.pool.run(token, data, name, words, list_bytes)
-        entry = Entry(puzzles, data, name, images={(0, None): jpeg})
+        puzzles, jpegs = await request.app.state.pool.run(token, data, name, words, list_bytes)
+        entry = Entry(puzzles, data, name, images={(0, None, size): jpeg for size, jpeg in jpegs.items()})
         rid = store.add(entry)
         return result_json(rid, entry)
 
@@ -547,19 +561,21 @@ def create_app(*, workers: int | None = None, max_upload_mb: float = MAX_UPLOAD_
 
     @app.get("/api/solve/{rid}/image", summary="The annotated image (JPEG, full resolution)",
              response_class=Response)
-    async def image(rid: str, word: str | None = None, download: bool = False, v: int | None = None):
-        """`word`: draw that word's answer alone; `download=true`: as an attachment; `v`: ignored (cache key)."""
+    async def image(rid: str, word: str | None = None, size: Literal["full", "screen"] = "full",
+                    download: bool = False, v: int | None = None):
+        """`word`: draw that word's answer alone; `size=screen`: long side at most 2048 px (what the page shows);
+        `download=true`: as an attachment; `v`: ignored (it makes each version's URL new)."""
         entry = store.get(rid)
-        key = (entry.version, word)
+        key = (entry.version, word, size)
         jpeg = entry.images.get(key)
         if jpeg is None:
             puzzles = entry.puzzles if word is None else isolate(entry.puzzles, word)
 
             def render() -> bytes:
-                return encode_image(annotate(decoded.image(rid, entry), puzzles), "answer.jpg")
+                return encode_sizes(annotate(decoded.image(rid, entry), puzzles), (size,))[size]
 
             jpeg = await asyncio.to_thread(render)
-            if len(entry.images) >= 3:
+            if len(entry.images) >= 4:
                 entry.images.pop(next(iter(entry.images)))
             entry.images[key] = jpeg
             store.trim()

@@ -132,7 +132,10 @@ def test_photo_flow_on_a_phone(phone):
     if os.environ.get("UPDATE_DOCS"):
         item.get_by_role("button", name="BANANA:").click()  # back to every answer
         page.wait_for_function("() => document.getElementById('answer').complete")
-        page.locator("#result").screenshot(path=str(ROOT / "docs" / "web.png"))
+        page.evaluate("() => window.scrollTo(0, 0)")
+        height = page.locator("#word-list").bounding_box()["y"] + page.locator("#word-list").bounding_box()["height"]
+        page.screenshot(path=str(ROOT / "docs" / "web.png"), full_page=True,
+                        clip={"x": 0, "y": 0, "width": 390, "height": height + 16})
 
     # Download the JSON: the CLI's contract.
     with page.expect_download() as download:

@@ -232,7 +232,7 @@ function show(result) {
 }
 
 function renderPhoto() {
-  const url = isolated ? `${doc.image_url}&word=${encodeURIComponent(isolated)}` : doc.image_url;
+  const url = `${doc.image_url}&size=screen` + (isolated ? `&word=${encodeURIComponent(isolated)}` : "");
   const img = $("answer");
   if (img.getAttribute("src") !== url) img.src = url;
   img.alt = isolated ? `The photo with ${isolated} circled` : "The photo with every found word circled";
