@@ -7,9 +7,9 @@ Usage: .venv/bin/python bench/serve_load.py [--uploads 60] [--concurrency 1,4,16
 Prints, per concurrency: p50/p95 latency of the answered uploads, throughput (solved photos per second), how many
 were answered 503 (busy: the client waits 0.5 s and sends its next upload), other errors (must be 0: a hang past
 120 s counts as one), and the server's peak memory (RSS of the server and its OCR workers, summed). Then the edit
-re-solve (a corrected cell, then undone) with and without fetching the redrawn image the page shows. Baselines in the same run:
-a fresh `wordsearch solve` process per photo (what one does without the server) for uploads, and a new upload of
-the photo for an edit. Only loopback traffic; every loop is bounded in count and time.
+re-solve (a corrected cell, then undone) with and without fetching the redrawn image the page shows. Baselines in
+the same run: a fresh `wordsearch solve` process per photo (what one does without the server) for uploads, and a
+new upload of the photo for an edit. Only loopback traffic; every loop is bounded in count and time.
 """
 from __future__ import annotations
 

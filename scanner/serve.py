@@ -69,7 +69,6 @@ SCREEN_PX = 2048
 MAX_BOARD_TILES = 400
 RETRY_AFTER_S = 5
 ID_RE = re.compile(r"[A-Za-z0-9_-]{16,64}")
-STAGES = ("queued", "load", "detect", "ocr", "words", "solve", "draw")
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "app.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}

@@ -29,6 +29,7 @@ TestClient = pytest.importorskip("fastapi.testclient").TestClient
 
 PHOTO = SAMPLES / "photo.jpg"
 MAX_MB = 3
+PROGRESS_ID = "progress-token-0123456789"
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,8 @@ def client():
 @pytest.fixture(scope="module")
 def solved(client):
     """The sample photo solved through the API, word list read from the photo (as the page does by default)."""
-    response = client.post("/api/solve", files={"image": ("photo.jpg", PHOTO.read_bytes(), "image/jpeg")})
+    response = client.post("/api/solve", files={"image": ("photo.jpg", PHOTO.read_bytes(), "image/jpeg")},
+                           headers={"X-Progress-Id": PROGRESS_ID})
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -73,6 +75,16 @@ def test_photo_through_the_api_matches_the_cli(solved, tmp_path):
     assert solved["words"] == cli["words"]
     assert solved["word_list"] == cli["word_list"]
     assert set(solved["colours"]) == {w["word"] for w in solved["words"]}
+
+
+def test_progress_is_reported_by_the_worker(client, solved):
+    """The worker reports its stages; after the answer the last one, drawing, is left."""
+    stage, deadline = None, time.monotonic() + 5
+    while stage != "draw" and time.monotonic() < deadline:
+        stage = client.get(f"/api/progress/{PROGRESS_ID}").json()["stage"]
+        time.sleep(0.05)
+    assert stage == "draw"
+    assert client.get("/api/progress/unknown-token-00000000").json()["stage"] == "upload"
 
 
 def test_result_image_and_json_downloads(client, solved):
