@@ -170,3 +170,31 @@ def test_boggle_tab(phone):
     first = page.locator("#boggle-words-list li button").first
     assert first.get_attribute("aria-pressed") == "true"
     assert page.locator("#boggle-board .tile.on").count() >= 3
+
+
+def test_keyboard_only(phone):
+    """Tab to the grid, move with the arrow keys, correct a letter with the keyboard alone (word list typed)."""
+    page = phone
+    page.goto("/")
+    page.locator("#list-options summary").click()
+    page.get_by_label("Words to find").fill("APPLE, BANANA\nCHERRY")
+    page.set_input_files("#photo", str(SAMPLES / "photo.jpg"))
+    page.locator("#summary").wait_for(state="visible", timeout=90_000)
+    assert page.locator("#summary").inner_text() == "3 of 3 words found"
+    page.locator("#grid button").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("() => [document.activeElement.dataset.row, document.activeElement.dataset.col]")
+    assert focused == ["1", "1"]
+    letter = page.locator("#grid button[data-row='1'][data-col='1']").inner_text()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "cell-letter"
+    page.keyboard.type("Q" if letter != "Q" else "X")
+    page.keyboard.press("Enter")
+    page.locator("#grid button.edited").wait_for(timeout=10_000)
+    assert page.evaluate("() => document.activeElement.dataset.row") == "1"  # focus back on the cell
+    page.keyboard.press("Enter")
+    page.keyboard.type(letter)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.querySelector(\"#grid button[data-row='1'][data-col='1']\")"
+                           f".textContent === '{letter}'")

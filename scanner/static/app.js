@@ -285,12 +285,29 @@ function renderGrid(rows) {
       type: "button", class: classes.join(" "), text: letter,
       "aria-label": `Row ${r + 1}, column ${c + 1}: ${letter}${notes.length ? ` (${notes.join(", ")})` : ""}`,
       "data-row": r, "data-col": c, onclick: () => openEditor(r, c),
+      tabindex: (editing ? editing[0] === r && editing[1] === c : r === 0 && c === 0) ? "0" : "-1",
     });
     if (on.has(key) && colour) button.style.setProperty("--c", colour);
     return el("td", {}, button);
   }))));
   table.setAttribute("aria-label", `Letter grid, ${doc.grid.rows} rows by ${doc.grid.cols} columns`);
 }
+
+// One tab stop for the whole grid; the arrow keys move between its cells (Enter or Space edits one).
+$("grid").addEventListener("keydown", (e) => {
+  const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  const cell = e.target.closest("button");
+  if (!step || !cell) return;
+  e.preventDefault();
+  const r = Number(cell.dataset.row) + step[0];
+  const c = Number(cell.dataset.col) + step[1];
+  const next = document.querySelector(`#grid button[data-row="${r}"][data-col="${c}"]`);
+  if (next) {
+    cell.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  }
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // Corrections: a cell's letter, the word list
