@@ -157,6 +157,7 @@ def edit_phase(server: Server, edits: int, words: str | None) -> dict:
         row, col = word["cells"][2]
         letters = [doc["grid"]["letters"][row][col], "Z" if doc["grid"]["letters"][row][col] != "Z" else "Y"]
         json_only, with_image = [], []
+        cpu0 = server.cpu()
         for k in range(edits):
             t0 = time.perf_counter()
             r = client.post(f"/api/solve/{rid}/edit", json={"cells": [{"row": row, "col": col,
@@ -167,7 +168,8 @@ def edit_phase(server: Server, edits: int, words: str | None) -> dict:
             t2 = time.perf_counter()
             json_only.append(t1 - t0)
             with_image.append(t2 - t0)
-    return {"json": statistics.median(json_only), "image": statistics.median(with_image),
+        cpu = (server.cpu() - cpu0) / edits
+    return {"cpu": cpu, "json": statistics.median(json_only), "image": statistics.median(with_image),
             "json95": statistics.quantiles(json_only, n=20)[18], "image95": statistics.quantiles(with_image, n=20)[18]}
 
 
@@ -230,6 +232,11 @@ def main() -> None:
           f"{edits['json'] * 1000:.0f} ms | {first['p50'] * 1000:.0f} ms | {first['p50'] / edits['json']:.0f}x |")
     print(f"| edit + the redrawn image the page shows, p50 (p95 {edits['image95'] * 1000:.0f} ms) | "
           f"{edits['image'] * 1000:.0f} ms | {first['p50'] * 1000:.0f} ms | {first['p50'] / edits['image']:.0f}x |")
+    print(f"| server CPU per edit + redrawn image vs per photo | {edits['cpu'] * 1000:.0f} ms | "
+          f"{first['cpu'] * 1000:.0f} ms | {first['cpu'] / edits['cpu']:.0f}x |")
+    print()
+    print(f"load average during the run: {' / '.join(f'{x:.1f}' for x in psutil.getloadavg())} (1/5/15 min) "
+          f"on {psutil.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

@@ -182,10 +182,11 @@ def solve_file(path: str | Path, *, words: list[str] | None = None, words_source
     return image, puzzles
 
 
-def annotate(image: np.ndarray, puzzles: list[PuzzleResult]) -> np.ndarray:
-    """Draw the answers on the original image (see scanner.annotate) and record the time in each puzzle."""
+def annotate(image: np.ndarray, puzzles: list[PuzzleResult], *, only: str | None = None) -> np.ndarray:
+    """Draw the answers (or `only` that word's) on the original image (see scanner.annotate) and record the time
+    in each puzzle."""
     t0 = time.perf_counter()
-    out = draw_answers(image, puzzles)
+    out = draw_answers(image, puzzles, only=only)
     for puzzle in puzzles:
         puzzle.timings_ms["annotate"] = _ms(t0)
     return out

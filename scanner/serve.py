@@ -24,7 +24,7 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import PurePath
 from typing import Literal
@@ -410,12 +410,6 @@ def result_json(rid: str, entry: Entry) -> dict:
     return out
 
 
-def isolate(puzzles: list[PuzzleResult], word: str) -> list[PuzzleResult]:
-    """The puzzles with only `word`'s answer left to draw (no list frame, no not-found legend)."""
-    return [replace(p, results=[r for r in p.results if r.found and r.word == word], list_on_page=False)
-            for p in puzzles]
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # The app
 
@@ -568,10 +562,10 @@ def create_app(*, workers: int | None = None, max_upload_mb: float = MAX_UPLOAD_
         key = (entry.version, word, size)
         jpeg = entry.images.get(key)
         if jpeg is None:
-            puzzles = entry.puzzles if word is None else isolate(entry.puzzles, word)
+            puzzles = list(entry.puzzles)
 
             def render() -> bytes:
-                return encode_sizes(annotate(decoded.image(rid, entry), puzzles), (size,))[size]
+                return encode_sizes(annotate(decoded.image(rid, entry), puzzles, only=word), (size,))[size]
 
             jpeg = await asyncio.to_thread(render)
             if len(entry.images) >= 4:
