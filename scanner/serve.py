@@ -139,8 +139,9 @@ def encode_sizes(image: np.ndarray, sizes: tuple[str, ...] = ("full", "screen"))
     """JPEGs of an annotated image: "full" resolution, and "screen" (long side at most SCREEN_PX) for the page."""
     out = {}
     for size in sizes:
-        scale = SCREEN_PX / max(image.shape[:2]) if size == "screen" else 1.0
-        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+        # An integer factor: OpenCV's area averaging is ~20x faster then than at an arbitrary scale.
+        k = -(-max(image.shape[:2]) // SCREEN_PX) if size == "screen" else 1
+        small = cv2.resize(image, None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA) if k > 1 else image
         out[size] = encode_image(small, "answer.jpg")
     return out
 
