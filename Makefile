@@ -1,14 +1,16 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both set themselves up.
 VENV   := .venv
 STAMP  := $(VENV)/.installed
-SYSPKG := tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 chromium
+SYSPKG := tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 \
+          fonts-dkg-handwriting fonts-breip fonts-sjfonts chromium
 
 .PHONY: demo test bench setup clean serve
 
 setup: $(STAMP)
 
-# System packages: Tesseract (for the pytesseract engine), the fonts the sample generator renders with, and
-# Chromium (the web app's browser tests drive it with Playwright).
+# System packages: Tesseract (for the pytesseract engine), the fonts the sample generator renders with
+# (print faces, and handwriting faces for hand-lettered puzzles), and Chromium (the web app's browser tests
+# drive it with Playwright).
 # The venv is rebuilt only when pyproject.toml changes.
 $(STAMP): pyproject.toml
 	@missing=""; for p in $(SYSPKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -37,6 +39,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/detect_accuracy.py
 	$(VENV)/bin/python bench/ocr_speed.py
 	$(VENV)/bin/python bench/accuracy.py --synthetic 40
+	$(VENV)/bin/python bench/accuracy.py --conditions 10
 	$(VENV)/bin/python bench/wordlist_accuracy.py --synthetic 20
 	$(VENV)/bin/python bench/scan_speed.py
 	$(VENV)/bin/python bench/batch_speed.py

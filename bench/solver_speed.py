@@ -5,11 +5,15 @@ Cases (random A-Z grids from a fixed seed; words from the shipped dictionary wit
   * 1000x1000 grid, 10,000 dictionary words of 3+ letters                              (target >= 25x)
   * Boggle 4x4 boards rolled from the classic 16 dice, shipped dictionary: time per board (target <= 0.5 ms)
     and the time to prepare the dictionary (load the cached trie; target <= 150 ms), plus the cold build.
+  * Boggle path search, 4x4 to 100x100 boards of random letters, English letter frequencies (target >= 3x) and
+    uniform letters: every dictionary word of 3+ letters, ours (find_paths: each word with its first path and
+    its number of paths) vs the classic recursive solver (bench/baseline_boggle.py: 26-way trie, visited matrix,
+    one call per tile), both with the dictionary prepared once; per board, and the two must find the same words.
 Times are medians of several runs of process CPU time (time.process_time: the machine is shared, and CPU time
 is what a busy neighbour does not inflate); peak memory is tracemalloc's peak for one run of ours.
 Every baseline answer (first occurrence of each word) is checked to be among ours.
 
-    .venv/bin/python bench/solver_speed.py [--quick]
+    .venv/bin/python bench/solver_speed.py [--quick] [--boggle]
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import baseline_boggle  # noqa: E402
 from baseline_trie import find_words  # noqa: E402
 
 from solver import solve  # noqa: E402
@@ -84,18 +89,48 @@ def boggle_case(label: str, trie: Trie, boards, runs: int) -> list[str]:
             f"{len(boards)} boards from the 16 classic dice"]
 
 
+# relative letter frequencies of English text (per cent)
+ENGLISH = {"E": 12.7, "T": 9.1, "A": 8.2, "O": 7.5, "I": 7.0, "N": 6.7, "S": 6.3, "H": 6.1, "R": 6.0, "D": 4.3,
+           "L": 4.0, "C": 2.8, "U": 2.8, "M": 2.4, "W": 2.4, "F": 2.2, "G": 2.0, "Y": 2.0, "P": 1.9, "B": 1.5,
+           "V": 1.0, "K": 0.8, "J": 0.15, "X": 0.15, "Q": 0.1, "Z": 0.07}
+SIZES = (4, 5, 10, 25, 50, 100)
+
+
+def path_search_case(size: int, english: bool, trie: Trie, base_root, runs: int) -> list[str]:
+    """Ours vs the recursive baseline on random boards of one size; runs alternate so load hits both alike."""
+    rng = random.Random(size * 2 + english)
+    weights = list(ENGLISH.values()) if english else None
+    count = max(1, 1600 // size ** 2)
+    boards = [["".join(rng.choices(list(ENGLISH), weights, k=size)) for _ in range(size)] for _ in range(count)]
+    tiles = [[list(row) for row in board] for board in boards]
+    lower = [[row.lower() for row in board] for board in boards]
+    ours, base = [], []
+    for _ in range(runs):
+        ours.append(median_time(lambda: [find_paths(t, trie, 3) for t in tiles], 1)[0] / count)
+        base.append(median_time(lambda: [baseline_boggle.solve(base_root, b) for b in lower], 1)[0] / count)
+    found = [find_paths(t, trie, 3) for t in tiles]
+    assert all(set(f) == {w.upper() for w in baseline_boggle.solve(base_root, b)} for f, b in zip(found, lower))
+    ours_ms, base_ms = statistics.median(ours) * 1000, statistics.median(base) * 1000
+    words = statistics.mean(map(len, found))
+    return [f"Boggle {size}x{size}, {'English' if english else 'uniform'} letters", f"{ours_ms:.3f} ms",
+            f"{base_ms:.3f} ms", f"{base_ms / ours_ms:.1f}x",
+            f"per board, {count} board{'s' * (count > 1)}; {words:.0f} words, same as the baseline's"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (about a minute less)")
+    parser.add_argument("--boggle", action="store_true", help="only the Boggle rows")
     args = parser.parse_args()
     runs, base_runs = (3, 1) if args.quick else (9, 3)
-    rng = np.random.default_rng(2024)
-    rows = ["".join(map(chr, r)) for r in rng.integers(ord("A"), ord("Z") + 1, size=(1000, 1000))]
     dictionary = shipped_words()
-    ten_k = random.Random(7).sample([w for w in dictionary if len(w) >= 3], 10_000)
-
-    table = [grid_case("1000x1000, 7 words", rows, SEVEN, runs, base_runs),
-             grid_case("1000x1000, 10,000 words", rows, ten_k, max(3, runs // 3), base_runs)]
+    table = []
+    if not args.boggle:
+        rng = np.random.default_rng(2024)
+        rows = ["".join(map(chr, r)) for r in rng.integers(ord("A"), ord("Z") + 1, size=(1000, 1000))]
+        ten_k = random.Random(7).sample([w for w in dictionary if len(w) >= 3], 10_000)
+        table += [grid_case("1000x1000, 7 words", rows, SEVEN, runs, base_runs),
+                  grid_case("1000x1000, 10,000 words", rows, ten_k, max(3, runs // 3), base_runs)]
 
     load_dictionary()  # make sure the on-disk cache exists
 
@@ -109,6 +144,10 @@ def main() -> None:
     table.append(boggle_case(f"Boggle 4x4, {len(dictionary):,}-word dictionary", trie, boards, runs))
     table.append([f"Boggle dictionary prepare ({len(trie.mask):,} trie nodes)", f"{warm * 1000:.0f} ms", "-", "-",
                   f"from the cache; cold build {cold * 1000:.0f} ms"])
+    base_root = baseline_boggle.build(dictionary)
+    for english in (True, False):
+        for size in SIZES:
+            table.append(path_search_case(size, english, trie, base_root, base_runs if size >= 50 else runs))
 
     head = ["case", "ours", "baseline", "ratio", "notes"]
     widths = [max(len(str(r[i])) for r in table + [head]) for i in range(len(head))]

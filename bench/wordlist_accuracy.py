@@ -1,7 +1,7 @@
 """Accuracy of reading the word list from the picture, and what it costs the whole pipeline.
 
 Usage: .venv/bin/python bench/wordlist_accuracy.py [--corpus DIR] [--no-corpus] [--synthetic N] [--seed S]
-                                                   [--only SUBSTRING] [--verbose]
+                                                   [--only SUBSTRING] [--verbose] [--conditions [N]]
 
 Runs the real pipeline (detect, grid OCR, word-list reading, solve) twice per image: once with no word list (it is
 read from the image, as `wordsearch solve IMAGE` does) and once with the truth's list given. One line per image:
@@ -12,6 +12,8 @@ read from the image, as `wordsearch solve IMAGE` does) and once with the truth's
   seconds    time spent reading the list (the pipeline's "words" timing, one run)
   recall     listed words present in the truth grid that the pipeline found at the right cells, with the list read
              from the image (ours) and with the list given (baseline)
+--conditions [N] adds N cases (seeds 0..N-1, default 5) of each hard condition of scanner.synth.condition_case that
+prints a list (turned, lower case, dim, small, hand-lettered, newsprint, tiny), totalled per condition.
 Totals follow, against the targets: recovered >= 95%, spurious <= 1 per image, recall within 3 points.
 """
 from __future__ import annotations
@@ -71,7 +73,8 @@ def found_right(puzzles, hits: dict[str, list]) -> int:
     return n
 
 
-def measure(name: str, kind: str, image, truth: dict, engine) -> Row:
+def measure(name: str, kind: str, image, truth: dict, engine, given: bool = True) -> Row:
+    """Read the list from the image and solve with it; also solve with the truth's list unless ``given`` is False."""
     row = Row(name, kind)
     grid = [r.replace(" ", "").upper().replace("?", "Q") for r in truth["grid"]]
     listed = {grid_key(w): w for w in truth["words"]}
@@ -79,8 +82,9 @@ def measure(name: str, kind: str, image, truth: dict, engine) -> Row:
     hits = truth_hits(grid, list(listed.values()))
     row.hits = len(hits)
     try:
-        puzzles = solve_image(image, source=name, words=list(truth["words"]), engine=engine)
-        row.found_given = found_right(puzzles, hits)
+        if given:
+            puzzles = solve_image(image, source=name, words=list(truth["words"]), engine=engine)
+            row.found_given = found_right(puzzles, hits)
         puzzles = solve_image(image, source=name, words=None, engine=engine)
     except WordSearchError as err:
         row.error = str(err)
@@ -149,6 +153,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--only", help="corpus images whose path contains this")
     ap.add_argument("--verbose", action="store_true", help="print the words missed and the spurious entries")
+    ap.add_argument("--conditions", type=int, nargs="?", const=5, default=0, metavar="N",
+                    help="also N cases of each hard condition that prints a list")
     args = ap.parse_args()
     engine = get_engine()
     print(f"{'image':58} {'kind':10} {'listed':>6} {'recovered':>9} {'spurious':>8} {'seconds':>7} "
@@ -173,6 +179,12 @@ def main() -> int:
         row = measure(f"synthetic seed {seed - 1}", kind, image, truth, engine)
         groups.setdefault("synthetic", []).append(row)
         print_row(row, args.verbose)
+    for condition in [c for c in synth.CONDITIONS if c != "nolist"] if args.conditions else []:
+        for seed in range(args.conditions):
+            image, truth = synth.condition_case(condition, seed)
+            row = measure(f"{condition} seed {seed}", condition, image, truth, engine)
+            groups.setdefault(f"condition {condition}", []).append(row)
+            print_row(row, args.verbose)
     print()
     for title, rows in groups.items():
         totals(title, rows)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner import imaging
 from solver.errors import NoGridError
 
 WORK_SIDE = 1400
@@ -143,7 +144,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
             continue
         chosen.append(lat)
     return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols,
-                         inverted=_light_on_dark(work, lat.corners())) for lat in chosen]
+                         inverted=_light_on_dark(work, lat)) for lat in chosen]
 
 
 def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> bool:
@@ -159,17 +160,14 @@ def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> 
     return np.count_nonzero((hi - lo > 50) & (hi < 0.85 * paper)) > 0.002 * hi.size
 
 
-def _light_on_dark(gray: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether the grid's letters are lighter than its background: most of a grid's area is background, so its
-    median is near the background's level. (The ink polarity a lattice was found with does not tell: halos
-    around white letters also form a lattice.)"""
+def _light_on_dark(gray: np.ndarray, lat: _Lattice) -> bool:
+    """Whether the grid's letters are lighter than its background, judged inside the grid. (The ink polarity a
+    lattice was found with does not tell: halos around white letters also form a lattice.)"""
+    corners = lat.corners()
     region = np.zeros(gray.shape, np.uint8)
     cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 1)
-    values = gray[region.astype(bool)]
-    if values.size == 0:
-        return False
-    lo, mid, hi = np.percentile(values, [2, 50, 98])
-    return bool(mid < (lo + hi) / 2)
+    pitch = float(np.linalg.norm(corners[1] - corners[0])) / lat.cols
+    return imaging.light_on_dark(gray, round(pitch), region.astype(bool))
 
 
 def _search(work: np.ndarray) -> list[_Lattice]:
@@ -232,6 +230,13 @@ def find_grid(image: np.ndarray, source: str) -> GridLocation:
     return grids[0]
 
 
+def turned(loc: GridLocation, turns: int) -> GridLocation:
+    """The same grid seen turned ``turns`` quarter turns counter-clockwise (as np.rot90 turns an array):
+    the corner that becomes the top-left comes first, rows and columns swap on odd turns."""
+    rows, cols = (loc.cols, loc.rows) if turns % 2 else (loc.rows, loc.cols)
+    return GridLocation(np.roll(loc.corners, -turns, axis=0), rows, cols, loc.inverted)
+
+
 def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np.ndarray, np.ndarray]:
     """Warp the grid to a (rows*cell_px, cols*cell_px) grey image, dark letters on light, one cell per cell_px
     square; also return the 3x3 homography mapping input pixels -> rectified pixels."""
@@ -269,10 +274,7 @@ def _ink_mask(gray: np.ndarray, denoise: bool, strict: bool) -> np.ndarray:
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
     smooth = cv2.GaussianBlur(cv2.medianBlur(gray, 5), (0, 0), 1.5) if denoise else cv2.medianBlur(gray, 3)
-    bg = cv2.dilate(smooth, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    bg = cv2.blur(bg, (k, k))
-    ratio = smooth.astype(np.float32) / np.maximum(bg.astype(np.float32), 1.0)
-    norm = np.clip(ratio * 255.0, 0, 255).astype(np.uint8)
+    norm = imaging.flatten(smooth, imaging.paper(smooth, k, box=True))
     t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters 20%
     # darker than their surroundings are ink anyway.
@@ -553,8 +555,11 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         area = b.area / (px * py)
         if letter is None:
             letter = float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]]))
+            # Lower case mixes x-height letters, ascenders and descenders (a row of a, c, e, m, n stands 30%
+            # lower than one of b, d, f, h, k): the size checks widen by the grid's own spread, up to 1.5.
+            spread = float(np.clip(imaging.height_spread(extent[members[keep], 1]) / 1.1, 1.0, 1.5))
         hrel = extent[:, 1] / letter[0]
-        size_ok = (hrel > 0.6) & (hrel < 1.6)
+        size_ok = (hrel > 0.6 / spread) & (hrel < 1.6 * spread)
         on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
         # Only solid, letter-sized blobs count against a row/column: not I's, nor pieces of broken ruled lines
         # (thin, or small and on a cell boundary).
@@ -585,9 +590,10 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             step = np.diff(other[sel])
             gaps = step - (n_extent[sel[1:], 1 - axis] + n_extent[sel[:-1], 1 - axis]) / 2
             text = np.count_nonzero((gaps < 0.12) & (step > 0.3)) >= max(2, 0.25 * len(sel))  # not pieces of one letter
-            if text or off > 0.5 * nodes + 1 or not 0.7 < ratio < 1.4:
+            if text or off > 0.5 * nodes + 1 or not 0.7 / spread < ratio < 1.4 * spread:
                 return 0
-            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 < ratio < 1.18 else 1
+            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 / spread < ratio < 1.18 * spread \
+                else 1
 
         changed = False
         for axis in (0, 1):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scanner import imaging
 from scanner.engine import Engine, Symbol, get_engine
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -38,6 +39,8 @@ HOLE_AREA = 0.03  # see holes()
 WIDE_FONT, WIDE_FONT_TO = 1.1, 0.8  # see narrowed()
 GRAIN_LEVEL, GRAIN_MEDIAN = 6.0, 13  # see denoise()
 LOOK_ALIKE, SURE, OUTVOTE = 0.9, 0.85, 0.1  # see _same_shapes()
+BARS = ("l", "I", "|")  # see _normalise()
+LOWER_SHAPES = "abdefghmnqrty"  # lower-case letters unlike their capitals (see printed_lower())
 
 
 @dataclass
@@ -57,29 +60,11 @@ class GridReading:
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
 
 
-def is_inverted(gray: np.ndarray, cell_px: int) -> bool:
-    """Light letters on a dark ground? Letters stand out from the local background (a median over about a
-    cell, so shadows do not count): dark ink deviates downwards, light ink upwards."""
-    small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-    k = min(255, max(3, cell_px // 4) | 1)
-    ground = cv2.resize(cv2.medianBlur(small, k), (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
-    deviation = gray.astype(np.int16) - ground.astype(np.int16)
-    return bool(np.percentile(deviation, 99) > -np.percentile(deviation, 1))
-
-
 def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
-    """Divide out the paper's brightness so ink is dark on a flat 255.
-
-    The paper is the local maximum over about a cell, taken on a quarter-size median-filtered copy (so
-    noise peaks do not count, and it is fast), smoothed and scaled back.
-    """
-    small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-    small = cv2.medianBlur(small, 3)
-    k = max(3, int(cell_px * 0.9 / 4)) | 1
-    paper = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.GaussianBlur(paper.astype(np.float32), (0, 0), max(1.0, cell_px / 12))
-    paper = cv2.resize(paper, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(paper, 1.0), 0, 255).astype(np.uint8)
+    """Divide out the paper's brightness so ink is dark on a flat 255: the paper is the local maximum over
+    about a cell, taken on a quarter-size median-filtered copy (so noise peaks do not count, and it is fast)."""
+    return imaging.flatten(gray, imaging.paper(gray, int(cell_px * 0.9 / 4), shrink=4, premedian=3,
+                                               sigma=max(1.0, cell_px / 12)))
 
 
 def grain(flat: np.ndarray) -> float:
@@ -398,17 +383,32 @@ def _mark_above(labels: np.ndarray, stats: np.ndarray, above: list[int]) -> str:
     return "\u0301" if rises_right else "\u0300"  # acute rises to the right, grave to the left
 
 
-def _normalise(text: str) -> str:
+def _normalise(text: str, lower: bool = False) -> str:
+    """A reading as the grid letter it stands for: upper case; a bare bar (l, I, |) is an I in a grid of
+    capitals and an l in a grid printed in lower case."""
+    if text in BARS:
+        return "L" if lower else "I"
     return unicodedata.normalize("NFC", text).upper()
 
 
-def _reading(symbol: Symbol | None, alphabet: str) -> tuple[str, float, dict[str, float]] | None:
+def both_cases(alphabet: str) -> str:
+    """The alphabet's letters in both cases: Tesseract is asked for either, the grid is reported upper case."""
+    return "".join(dict.fromkeys(alphabet + alphabet.lower()))
+
+
+def printed_lower(texts: list[str]) -> bool:
+    """Is the grid printed in lower case? Most of its letters whose two cases differ in shape say so."""
+    lower = sum(text in LOWER_SHAPES for text in texts)
+    return lower > sum(text in LOWER_SHAPES.upper() for text in texts)
+
+
+def _reading(symbol: Symbol | None, alphabet: str, lower: bool = False) -> tuple[str, float, dict[str, float]] | None:
     """(letter, confidence 0..1, alternatives) of a symbol, or None when it is not one alphabet letter."""
     if symbol is None:
         return None
-    choices = [(_normalise(t), c) for t, c in symbol.choices]
+    choices = [(_normalise(t, lower), c) for t, c in symbol.choices]
     choices = [(t, c) for t, c in choices if len(t) == 1 and t in alphabet]
-    if not choices or choices[0][0] != _normalise(symbol.text):
+    if not choices or choices[0][0] != _normalise(symbol.text, lower):
         return None
     best, best_conf = choices[0]
     alternatives: dict[str, float] = {}
@@ -431,6 +431,11 @@ class _Cells:
     grid: list[list[str]]
     conf: np.ndarray
     alts: list[list[dict[str, float]]]
+    lower: bool | None = None  # printed in lower case (a bare bar is an l, not an I); None: not known yet
+
+    def whitelist(self, alphabet: str) -> str:
+        """What Tesseract may read: capitals for a grid of capitals (fewer look-alikes), else both cases."""
+        return alphabet if self.lower is False else both_cases(alphabet)
 
     def set(self, cell: tuple[int, int], letter: str, conf: float, alts: dict[str, float]) -> None:
         self.grid[cell[0]][cell[1]], self.conf[cell], self.alts[cell[0]][cell[1]] = letter, conf, alts
@@ -454,18 +459,22 @@ def _read_composite(cells: _Cells, letters, engine: Engine, alphabet: str) -> No
     """One Tesseract pass over the composite; cells it leaves empty, garbled or unsure are re-read alone."""
     found: dict[tuple[int, int], list[Symbol]] = {}
     rows, cols = cells.conf.shape
-    for symbol in engine.symbols(composite(letters, rows, cols), psm=6, whitelist=alphabet):
+    symbols = engine.symbols(composite(letters, rows, cols), psm=6, whitelist=cells.whitelist(alphabet))
+    if cells.lower is None:
+        cells.lower = printed_lower([symbol.text for symbol in symbols])
+    for symbol in symbols:
         found.setdefault(slot_of(symbol), []).append(symbol)
     retry = []
     for cell in letters:
         symbols = found.get(cell, [])
-        reading = _reading(symbols[0], alphabet) if len(symbols) == 1 else None
+        reading = _reading(symbols[0], alphabet, cells.lower) if len(symbols) == 1 else None
         if reading is None or reading[1] < FALLBACK_CONF:
             retry.append(cell)
         if reading is not None:
             cells.set(cell, *reading)
-    for cell, symbol in zip(retry, engine.read_chars([_padded(letters[c][0]) for c in retry], whitelist=alphabet)):
-        reading = _reading(symbol, alphabet)
+    for cell, symbol in zip(retry, engine.read_chars([_padded(letters[c][0]) for c in retry],
+                                                     whitelist=cells.whitelist(alphabet))):
+        reading = _reading(symbol, alphabet, cells.lower)
         if reading is None:
             continue
         letter, conf, alts = reading
@@ -484,10 +493,11 @@ def _second_opinions(cells: _Cells, letters, engine: Engine, alphabet: str) -> N
     disagrees with the legacy engine it is right 3.6x as often. The cell stays unsure, with the legacy
     reading as an alternative."""
     unsure = [cell for cell in letters if cells.conf[cell] < SECOND_OPINION_BELOW]
-    for cell, letter in zip(unsure, engine.second_opinion([_padded(letters[c][0]) for c in unsure], alphabet)):
-        letter = _normalise(letter or "")
+    for cell, letter in zip(unsure, engine.second_opinion([_padded(letters[c][0]) for c in unsure],
+                                                          cells.whitelist(alphabet))):
+        letter = _normalise(letter or "", cells.lower)
         image = letters[cell][0]
-        if letter == "I" and image.shape[1] > 0.35 * image.shape[0]:
+        if letter == "IL"[cells.lower] and image.shape[1] > 0.35 * image.shape[0]:
             continue  # the LSTM engine reads too many wide shapes (a serif J, a blot) as I
         if len(letter) == 1 and letter in alphabet and letter != cells.grid[cell[0]][cell[1]]:
             old = float(cells.conf[cell])
@@ -506,8 +516,10 @@ def _shape_checks(cells: _Cells, letters, alphabet: str) -> None:
                 cells.replace(cell, settled, conf * 0.8, keep_old_as=conf * 0.5)
         elif letter == "K" and "R" in cells.alts[cell[0]][cell[1]] and holes(image) > 0:
             cells.replace(cell, "R", conf * 0.8, keep_old_as=conf * 0.5)
-        elif conf == 0.0 and "I" in alphabet and is_bar(image):  # Tesseract calls a bare bar "|", never "I"
-            cells.set(cell, "I", BAR_CONF, {a: 0.5 for a in "LJT" if a in alphabet})
+        elif conf == 0.0 and _normalise("|", cells.lower) in alphabet and is_bar(image):
+            # Tesseract calls a bare bar "|", never "I"
+            bar = _normalise("|", cells.lower)
+            cells.set(cell, bar, BAR_CONF, {a: 0.5 for a in "ILJT" if a in alphabet and a != bar})
 
 
 def shape_vector(image: np.ndarray) -> np.ndarray:
@@ -553,11 +565,27 @@ def _same_shapes(cells: _Cells, letters) -> None:
         cells.replace(cell, winner, max(old, 0.45), keep_old_as=old * 0.8)
 
 
+def grid_letters(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int,
+                 accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+    """The cleaned letter image of every non-empty cell (see clean_letters) of a rectified grid, light on
+    dark inverted first."""
+    if imaging.light_on_dark(rectified_gray, cell_px):
+        rectified_gray = 255 - rectified_gray
+    flat = denoise(flatten(rectified_gray, cell_px), cell_px)
+    # Blobs are found on the plain image; the letter images are cut from a sharpened one (blurred photos
+    # of small print: simulated photos 82% -> 91% of cells; sharpening the blob search too broke hairlines).
+    return clean_letters(sharpen(flat, cell_px), ink_mask(flat, cell_px), rows, cols, cell_px, accents)
+
+
 def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
-              alphabet: str = DEFAULT_ALPHABET, engine: Engine | None = None) -> GridReading:
+              alphabet: str = DEFAULT_ALPHABET, engine: Engine | None = None,
+              lower: bool | None = None) -> GridReading:
     """Read every cell of a rectified grid (dark letters on light, cell (r, c) at [r*cell_px:(r+1)*cell_px,
     c*cell_px:(c+1)*cell_px]; light on dark is detected and inverted). Every cell gets one letter of
     ``alphabet``; blank or unreadable cells get the alphabet's first letter with confidence 0.
+
+    ``lower``: the grid is printed in lower case (True), in capitals (False), or not known (None: read in
+    both cases and decided by the letters whose two cases differ in shape). Letters come back in capitals.
 
     Accented alphabets: Tesseract reads the base letters (the legacy English model has no accented
     classes) and the diacritics are split off and recognised by their shape.
@@ -566,13 +594,8 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
         raise ValueError(f"expected a gray image of {rows * cell_px}x{cols * cell_px}, got {rectified_gray.shape}")
     alphabet = _normalise(alphabet)
     engine = engine or get_engine()
-    if is_inverted(rectified_gray, cell_px):
-        rectified_gray = 255 - rectified_gray
-    flat = denoise(flatten(rectified_gray, cell_px), cell_px)
     accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
-    # Blobs are found on the plain image; the letter images are cut from a sharpened one (blurred photos
-    # of small print: simulated photos 82% -> 91% of cells; sharpening the blob search too broke hairlines).
-    letters = narrowed(clean_letters(sharpen(flat, cell_px), ink_mask(flat, cell_px), rows, cols, cell_px, accents))
+    letters = narrowed(grid_letters(rectified_gray, rows, cols, cell_px, accents))
     bases = alphabet
     marks: dict[tuple[int, int], str] = {}
     if accents:
@@ -582,7 +605,7 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
             letters[cell] = base, dy + cut
 
     cells = _Cells([[bases[0]] * cols for _ in range(rows)], np.zeros((rows, cols)),
-                   [[{} for _ in range(cols)] for _ in range(rows)])
+                   [[{} for _ in range(cols)] for _ in range(rows)], lower)
     _read_composite(cells, letters, engine, bases)
     _second_opinions(cells, letters, engine, bases)
     _same_shapes(cells, letters)

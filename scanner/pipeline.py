@@ -13,10 +13,11 @@ from pathlib import Path
 import numpy as np
 
 from scanner.annotate import annotate as draw_answers
-from scanner.detect import find_grids, rectify
+from scanner.detect import find_grids, rectify, turned
 from scanner.engine import get_engine
 from scanner.load import load_image
 from scanner.ocr import GridReading, read_grid
+from scanner.orient import orientation
 from scanner.repair import solve_and_repair
 from scanner.wordlist import read_word_list
 from solver.errors import GridFormatError, NoGridError
@@ -84,7 +85,7 @@ class PuzzleResult:
             },
             "words": [word_json(res) for res in self.results],
             "timings_ms": {stage: self.timings_ms.get(stage) for stage in
-                           ("load", "detect", "ocr", "words", "solve", "annotate")},
+                           ("load", "detect", "orient", "ocr", "words", "solve", "annotate")},
         }
         out["word_list"] = word_list_json(self.words_source, self.word_list, [r.word for r in self.results])
         if self.edited:
@@ -139,7 +140,14 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
         timings["detect"] = round(detect_ms + _ms(t0), 1)
         report("ocr")
         t0 = time.perf_counter()
-        reading = read_grid(rectified, loc.rows, loc.cols, cell_px=CELL_PX, alphabet=alphabet, engine=engine)
+        printed = orientation(rectified, loc.rows, loc.cols, CELL_PX, engine, alphabet)
+        if printed.turns:
+            loc = turned(loc, printed.turns)
+            rectified, homography = rectify(image, loc, cell_px=CELL_PX)
+        timings["orient"] = _ms(t0)
+        t0 = time.perf_counter()
+        reading = read_grid(rectified, loc.rows, loc.cols, cell_px=CELL_PX, alphabet=alphabet, engine=engine,
+                            lower=printed.lower)
         timings["ocr"] = _ms(t0)
 
         word_list, puzzle_words, puzzle_words_source = None, words, words_source
@@ -150,7 +158,7 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
             if words_image is not None:  # a separate picture of the list: all of it is the list
                 word_list = read_word_list(words_image, None, rows_read, source=source, engine=engine)
             else:
-                others = [other for other in locations if other is not loc]
+                others = [other for j, other in enumerate(locations) if j != index]
                 word_list = read_word_list(image, loc, rows_read, source=source, engine=engine, other_grids=others)
             timings["words"] = _ms(t0)
             puzzle_words, puzzle_words_source = word_list.words, "image"

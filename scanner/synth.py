@@ -3,7 +3,9 @@
 ``make_puzzle`` places words in a grid, ``render_page`` draws a printable page with Pillow, ``compose_pages``
 puts several on one sheet, ``simulate_photo`` turns a page into a phone photo (background, perspective,
 rotation, paper curl, shadow, blur, noise, JPEG), ``simulate_scan`` into a flatbed scan, ``save_case`` writes
-an image with its truth sidecar, and ``random_case`` draws all of those at random from one seed. Every function
+an image with its truth sidecar, and ``random_case`` draws all of those at random from one seed.
+``condition_case`` draws pages and photos in the conditions the scanner finds hard (turned without an EXIF tag,
+lower case, dim, small, hand-lettered, newsprint, tiny, no list). Every function
 is deterministic for a seeded ``numpy.random.Generator``. Truth coordinates are image pixels; cell (r, c) is
 0-based from the top-left.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 import functools
 import io
 import string
+import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -264,6 +267,19 @@ def _draw_centered(draw: ImageDraw.ImageDraw, font: ImageFont.FreeTypeFont, ch: 
     draw.text((cx - (left + right) / 2, cy - (top + bottom) / 2), ch, font=font, fill=fill, anchor="ls")
 
 
+def _draw_by_hand(page: Image.Image, font_path: str, size: int, ch: str, cx: float, cy: float, fill,
+                  pitch: float, jitter: float, rng: np.random.Generator) -> None:
+    """Draw one glyph near (cx, cy) as a hand would: moved, resized and tilted at random within ``jitter``."""
+    font = _font(font_path, max(4, round(size * (1 + 1.2 * jitter * rng.uniform(-1, 1)))))
+    angle = 80 * jitter * rng.uniform(-1, 1)
+    dx, dy = jitter * pitch * rng.uniform(-1, 1, 2)
+    half = int(np.ceil(pitch))
+    glyph = Image.new("L", (2 * half, 2 * half), 0)
+    _draw_centered(ImageDraw.Draw(glyph), font, ch, half, half, 255)
+    glyph = glyph.rotate(angle, resample=Image.BICUBIC, center=(half, half))
+    page.paste(fill, (round(cx + dx) - half, round(cy + dy) - half), glyph)
+
+
 def _text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
     """Ink width of ``text`` in ``font``."""
     left, _, right, _ = font.getbbox(text)
@@ -289,7 +305,9 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
                 word_list_layout: str = "below", list_columns: int = 3, list_style: str = "plain",
                 list_case: str = "upper", letter_scale: float = 0.5, line_px: int = 2,
                 line_gray: int = 0, paper: tuple[int, int, int] = (255, 255, 255), letter_page: bool = False,
-                list_box: bool = False, footer: str | None = None) -> tuple[np.ndarray, dict]:
+                list_box: bool = False, footer: str | None = None, grid_case: str = "upper",
+                jitter: float = 0.0, rng: np.random.Generator | None = None,
+                list_scale: float = 1.0) -> tuple[np.ndarray, dict]:
     """Draw ``puzzle`` as a printable page; return (BGR uint8 image, truth dict).
 
     ``lined`` rules every cell; otherwise the letters are just evenly spaced (gridless). ``frame`` > 0 draws an
@@ -298,7 +316,11 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     "none"; ``list_style`` "plain", "numbered" or "bullet"; ``list_case`` "upper", "lower", "title" or
     "as_given"; ``list_box`` draws a box around the list. ``letter_scale`` is the capital height as a fraction
     of the cell pitch. ``letter_page`` pads the page to US-letter proportions. ``footer`` is page furniture
-    (a site name, a page number) printed at the bottom. Truth ``corners`` are the grid's outer cell boundary
+    (a site name, a page number) printed at the bottom. ``grid_case`` "lower" prints the grid in lower case (the
+    truth grid stays upper case, as the scanner reports it). ``jitter`` > 0 letters it by hand: each letter moves
+    by up to that fraction of the pitch, grows or shrinks by up to its 1.2 times and tilts by up to its 80 times
+    in degrees, drawn from ``rng``; the truth lattice stays the nominal one. ``list_scale`` enlarges the list, title
+    and instructions relative to the pitch. Truth ``corners`` are the grid's outer cell boundary
     (TL TR BR BL, image px); ``word_list_region`` the list's bounding box (its box when boxed); ``words`` the
     list as printed (case applied, no numbering or bullets), like the corpus sidecars.
     """
@@ -309,7 +331,7 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     ink = (0, 0, 0)
     line_color = (line_gray,) * 3
 
-    text_px = max(10.0, 0.38 * pitch_y)
+    text_px = max(10.0, 0.38 * pitch_y * list_scale)
     title_font = _font_for_cap_height(_title_font_path(), 1.5 * text_px) if title else None
     instr_font = _font_for_cap_height(font_path, 0.8 * text_px) if instructions else None
     list_font = _font_for_cap_height(font_path, text_px)
@@ -387,8 +409,13 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
                        outline=frame_color, width=frame)
     for r, row in enumerate(puzzle.grid):
         for c, ch in enumerate(row):
-            _draw_centered(draw, letter_font, ch, gx0 + (c + 0.5) * pitch_x, gy0 + (r + 0.5) * pitch_y,
-                           letter_fill)
+            ch = ch.lower() if grid_case == "lower" else ch
+            cx, cy = gx0 + (c + 0.5) * pitch_x, gy0 + (r + 0.5) * pitch_y
+            if jitter > 0:
+                _draw_by_hand(page, font_path, letter_font.size, ch, cx, cy, letter_fill, pitch_x, jitter,
+                              rng if rng is not None else np.random.default_rng(0))
+            else:
+                _draw_centered(draw, letter_font, ch, cx, cy, letter_fill)
 
     region: list[list[float]] = []
     if word_list_layout != "none" and labels:
@@ -717,22 +744,10 @@ def random_puzzle(rng: np.random.Generator, rows: int, cols: int) -> tuple[str, 
     return theme, make_puzzle(rng, rows, cols, words)
 
 
-def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, dict]:
-    """One random page from ``seed``: a simulated photo half the time (always when ``photo`` is True, never when
-    False); otherwise the rendered page, or 30% of the time a simulated scan of it.
-
-    Draws grid size (8x8..20x20, sometimes rectangular), font, lined/gridless, frame, inversion (rarely),
-    word-list layout, style and box, paper tint, a footer, pen marks (15%: some words circled, scribbles), and
-    for photos rotation (within 30 deg), perspective, paper curl, glare, blur, noise, shadow, JPEG quality and
-    a size giving cells of 12-40 px.
-    The truth's ``case`` field records every choice.
-    """
-    rng = np.random.default_rng(seed)
-    rows = int(rng.integers(8, 21))
-    cols = rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-5, 6), 8, 20))
-    theme, puzzle = random_puzzle(rng, rows, cols)
+def _random_page_options(rng: np.random.Generator, theme: str) -> dict:
+    """render_page options drawn at random: font, pitch, lines, frame, inversion, title, list layout, paper."""
     fonts = available_fonts()
-    page_opts = dict(
+    return dict(
         font_path=fonts[rng.integers(len(fonts))],
         cell_px=float(rng.integers(28, 65)),
         lined=bool(rng.random() < 0.6),
@@ -750,6 +765,57 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
         list_box=bool(rng.random() < 0.25),
         footer=FOOTERS[rng.integers(len(FOOTERS))] if rng.random() < 0.3 else None,
     )
+
+
+def photo_size(page_shape: tuple[int, ...], cell_px: float, pitch: float, page_fill: float,
+               rotation: float) -> tuple[int, int]:
+    """The 4:3 or 3:4 photo (width, height) in which a page of ``page_shape`` with cells ``cell_px`` apart, turned
+    by ``rotation`` degrees and filling ``page_fill`` of the frame, shows its cells ``pitch`` px apart."""
+    theta = np.deg2rad(rotation)
+    ph, pw = page_shape[:2]
+    k = pitch / cell_px / page_fill
+    bw = k * (pw * abs(np.cos(theta)) + ph * abs(np.sin(theta)))
+    bh = k * (pw * abs(np.sin(theta)) + ph * abs(np.cos(theta)))
+    aspect = 4 / 3 if bw >= bh else 3 / 4
+    width = int(max(bw, bh * aspect))
+    return width, int(width / aspect)
+
+
+def _random_photo_options(rng: np.random.Generator, page_shape: tuple[int, ...], cell_px: float) -> dict:
+    """simulate_photo options drawn at random, sized so the cells come out 12-40 px apart."""
+    cell_target = rng.uniform(12, 40)
+    page_fill = float(rng.uniform(0.6, 0.9))
+    rotation = float(rng.uniform(-30, 30)) if rng.random() < 0.7 else float(rng.uniform(-3, 3))
+    return dict(
+        rotation=rotation, perspective=float(rng.uniform(0, 0.08)), blur=float(rng.uniform(0, 1.5)),
+        noise=float(rng.uniform(1, 6)), shadow=float(rng.uniform(0, 0.5)),
+        jpeg_quality=int(rng.integers(60, 96)), background=str(rng.choice(["table", "cloth", "noise"])),
+        out_size=photo_size(page_shape, cell_px, cell_target, page_fill, rotation), page_fill=page_fill,
+        curl=float(rng.uniform(0, 0.008)) if rng.random() < 0.3 else 0.0,
+        glare=float(rng.uniform(0.2, 0.6)) if rng.random() < 0.2 else 0.0,
+    )
+
+
+def _random_scan_options(rng: np.random.Generator) -> dict:
+    return dict(rotation=float(rng.uniform(-4, 4)), scale=float(rng.uniform(0.5, 1.0)),
+                noise=float(rng.uniform(0.5, 4)), jpeg_quality=int(rng.integers(70, 96)))
+
+
+def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, dict]:
+    """One random page from ``seed``: a simulated photo half the time (always when ``photo`` is True, never when
+    False); otherwise the rendered page, or 30% of the time a simulated scan of it.
+
+    Draws grid size (8x8..20x20, sometimes rectangular), font, lined/gridless, frame, inversion (rarely),
+    word-list layout, style and box, paper tint, a footer, pen marks (15%: some words circled, scribbles), and
+    for photos rotation (within 30 deg), perspective, paper curl, glare, blur, noise, shadow, JPEG quality and
+    a size giving cells of 12-40 px.
+    The truth's ``case`` field records every choice.
+    """
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(8, 21))
+    cols = rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-5, 6), 8, 20))
+    theme, puzzle = random_puzzle(rng, rows, cols)
+    page_opts = _random_page_options(rng, theme)
     image, truth = render_page(puzzle, **page_opts)
     case: dict = {"seed": seed, "page": {k: v for k, v in page_opts.items() if k != "font_path"}}
     if rng.random() < 0.15:
@@ -757,30 +823,270 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
         image, truth = add_pen_marks(image, truth, rng, **pen_opts)
         case["pen"] = pen_opts
     if photo if photo is not None else rng.random() < 0.5:
-        cell_target = rng.uniform(12, 40)
-        page_fill = float(rng.uniform(0.6, 0.9))
-        rotation = float(rng.uniform(-30, 30)) if rng.random() < 0.7 else float(rng.uniform(-3, 3))
-        theta = np.deg2rad(rotation)
-        ph, pw = image.shape[:2]
-        k = cell_target / page_opts["cell_px"] / page_fill
-        bw = k * (pw * abs(np.cos(theta)) + ph * abs(np.sin(theta)))
-        bh = k * (pw * abs(np.sin(theta)) + ph * abs(np.cos(theta)))
-        aspect = 4 / 3 if bw >= bh else 3 / 4
-        width = int(max(bw, bh * aspect))
-        photo_opts = dict(
-            rotation=rotation, perspective=float(rng.uniform(0, 0.08)), blur=float(rng.uniform(0, 1.5)),
-            noise=float(rng.uniform(1, 6)), shadow=float(rng.uniform(0, 0.5)),
-            jpeg_quality=int(rng.integers(60, 96)), background=str(rng.choice(["table", "cloth", "noise"])),
-            out_size=(width, int(width / aspect)), page_fill=page_fill,
-            curl=float(rng.uniform(0, 0.008)) if rng.random() < 0.3 else 0.0,
-            glare=float(rng.uniform(0.2, 0.6)) if rng.random() < 0.2 else 0.0,
-        )
+        photo_opts = _random_photo_options(rng, image.shape, page_opts["cell_px"])
         image, truth = simulate_photo(image, truth, rng, **photo_opts)
         case["photo"] = photo_opts
     elif rng.random() < 0.3:
-        scan_opts = dict(rotation=float(rng.uniform(-4, 4)), scale=float(rng.uniform(0.5, 1.0)),
-                         noise=float(rng.uniform(0.5, 4)), jpeg_quality=int(rng.integers(70, 96)))
+        scan_opts = _random_scan_options(rng)
         image, truth = simulate_scan(image, truth, rng, **scan_opts)
         case["scan"] = scan_opts
     truth["case"] = case
     return image, truth
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Hard conditions: pages and photos the scanner finds difficult, each drawn from a seed
+
+
+# Handwriting-style faces from the Debian packages the Makefile installs (fonts-dkg-handwriting, fonts-breip,
+# fonts-sjfonts).
+HAND_FONT_FILES = ("dkg.ttf", "Breip.ttf", "Delphine.ttf")  # not SteveHand: its capitals vary 2x in height
+CONDITIONS = ("rotated", "lowercase", "dim", "small", "handwritten", "newsprint", "tiny", "nolist")
+
+
+@functools.cache
+def handwriting_fonts() -> tuple[str, ...]:
+    """Paths of the installed handwriting-style fonts (the grid fonts when none is installed)."""
+    found = {p.name: str(p) for p in FONT_DIR.rglob("*") if p.suffix in (".ttf", ".otf")}
+    return tuple(found[name] for name in HAND_FONT_FILES if name in found) or available_fonts()
+
+
+def rotate_quarter(image: np.ndarray, truth: dict, turns: int) -> tuple[np.ndarray, dict]:
+    """The image turned clockwise by ``turns`` quarter turns, with no EXIF tag: the truth grid stays in reading
+    order and its points (corners TL TR BR BL as read, list regions) move with the pixels."""
+    turns %= 4
+    h, w = image.shape[:2]
+    w, h = w - 1, h - 1  # points are in pixel-centre coordinates: pixel (0, 0) goes to (h - 1, 0) on a turn
+    turn = [np.eye(3), [[0, -1, h], [1, 0, 0], [0, 0, 1]], [[-1, 0, w], [0, -1, h], [0, 0, 1]],
+            [[0, 1, 0], [-1, 0, w], [0, 0, 1]]][turns]
+    turn = np.asarray(turn, dtype=np.float64)
+    if turns:
+        image = cv2.rotate(image, (cv2.ROTATE_90_CLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_COUNTERCLOCKWISE)[turns - 1])
+    new = _move_truth(truth, lambda pts: _map_points(turn, pts) if pts else [])
+    if "page_to_photo" in truth:
+        new["page_to_photo"] = (turn @ np.asarray(truth["page_to_photo"])).tolist()
+    new["image_size"] = [image.shape[1], image.shape[0]]
+    new["exif_orientation"] = 1
+    new["notes"] = f"{truth['notes']}; turned {90 * turns} deg clockwise, no EXIF tag"
+    return image, new
+
+
+def print_on_newsprint(image: np.ndarray, rng: np.random.Generator, back: np.ndarray | None = None, *,
+                       show_through: float = 0.12) -> np.ndarray:
+    """A rendered page printed on grey newsprint: tinted fibrous paper, ink a little short of black, and the
+    mirrored print of ``back`` (the other side of the sheet) showing through at ``show_through`` strength."""
+    h, w = image.shape[:2]
+    ink = 1 - image.astype(np.float32) / 255
+    paper = np.array(rng.uniform([175, 190, 195], [205, 215, 220]), dtype=np.float32)
+    fibre = cv2.GaussianBlur(rng.standard_normal((h, w), dtype=np.float32), (0, 0), 0.8) * 0.04
+    mottle = 0.06 * (_smooth_field(rng, (h, w), (max(2, h // 60), max(2, w // 60))) - 0.5)
+    light = (1 + fibre + mottle)[..., None]
+    if back is not None:
+        other = 1 - cv2.resize(cv2.flip(back, 1), (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+        light = light * (1 - show_through * cv2.GaussianBlur(other, (0, 0), 1.2))
+    out = paper * light * (1 - rng.uniform(0.8, 0.9) * ink)
+    return out.clip(0, 255).astype(np.uint8)
+
+
+def dim_light(image: np.ndarray, rng: np.random.Generator, *, exposure: float = 0.45, vignette: float = 0.5,
+              motion: float = 3.0, noise: float = 8.0, jpeg_quality: int = 40) -> np.ndarray:
+    """A photo taken at night under a lamp: underexposed by ``exposure``, a strong warm cast, corners darkened
+    by up to ``vignette``, a straight motion streak ``motion`` px long, sensor noise (sigma in grey levels, partly
+    colour noise) and strong JPEG. Geometry is unchanged, so the photo's truth still holds."""
+    h, w = image.shape[:2]
+    out = image.astype(np.float32) * exposure
+    out *= np.array(rng.uniform([0.45, 0.7, 0.95], [0.65, 0.85, 1.0]), dtype=np.float32)
+    yy, xx = np.ogrid[0:h, 0:w]
+    r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+    out *= (1 - vignette * np.clip(r2 / 2, 0, 1)).astype(np.float32)[..., None]
+    if motion > 0:
+        size = int(np.ceil(motion)) | 1
+        kernel = np.zeros((size, size), np.float32)
+        angle = rng.uniform(0, np.pi)
+        dx, dy = np.cos(angle) * (size - 1) / 2, np.sin(angle) * (size - 1) / 2
+        c = (size - 1) / 2
+        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
+        out = cv2.filter2D(out, -1, kernel / kernel.sum())
+    grain = (0.8 * rng.standard_normal((h, w, 1), dtype=np.float32)  # brightness noise, and some colour noise
+             + 0.6 * rng.standard_normal((h, w, 3), dtype=np.float32))
+    out = (out + grain * noise).clip(0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def condition_case(condition: str, seed: int) -> tuple[np.ndarray, dict]:
+    """One page or photo in a hard ``condition`` (one of CONDITIONS) from ``seed``; truth exact, in the sidecar
+    schema, grid upper case in reading order; ``case`` records the condition, the seed and every choice.
+
+    rotated: a random_case page or photo turned 90, 180 or 270 degrees with no EXIF tag. lowercase: grid and
+    list in lower case. dim: a night photo under a lamp (low contrast, noise, motion blur, JPEG 30-50, warm
+    cast, vignetting). small: the whole photo 640x480-800x600, cells 12-16 px apart. handwritten: handwriting
+    fonts (60%) or print fonts, each letter jittered up to 8-15% of the pitch in position, size and angle.
+    newsprint: 25x25 to 40x40 grids of small letters on grey newsprint with show-through. tiny: a large gridless
+    grid in a thin outline box, cells 10-11 px apart. nolist: no word list printed (truth ``words`` are the
+    hidden words). Every condition but nolist prints its list, in the same condition.
+    """
+    if condition not in CONDITIONS:
+        raise BadInputError(f"unknown condition {condition!r}: choose from {', '.join(CONDITIONS)}")
+    rng = np.random.default_rng([zlib.crc32(condition.encode()), seed])
+    image, truth, case = _CONDITION_MAKERS[condition](rng)
+    truth["case"] = {"condition": condition, "seed": seed, **case}
+    return image, truth
+
+
+def _condition_page(rng: np.random.Generator, rows: int, cols: int, **overrides) -> tuple[np.ndarray, dict, dict]:
+    """A random themed page of rows x cols with a printed list, the random choices overridden by ``overrides``."""
+    theme, puzzle = random_puzzle(rng, rows, cols)
+    opts = _random_page_options(rng, theme) | {"list_scale": float(rng.uniform(1.0, 1.4))}
+    if opts["word_list_layout"] == "none":
+        opts["word_list_layout"] = "below"
+    opts.update(overrides)
+    image, truth = render_page(puzzle, **opts, rng=rng)
+    return image, truth, {"page": {k: v for k, v in opts.items() if k != "font_path"},
+                          "font": Path(opts["font_path"]).name}
+
+
+def _capture(rng: np.random.Generator, image: np.ndarray, truth: dict, cell_px: float, case: dict, *,
+             photo: float = 0.5, scan: float = 0.25, **photo_overrides) -> tuple[np.ndarray, dict, dict]:
+    """The page photographed (probability ``photo``), scanned (``scan``) or kept as rendered."""
+    draw = rng.random()
+    if draw < photo:
+        opts = _random_photo_options(rng, image.shape, cell_px) | photo_overrides
+        image, truth = simulate_photo(image, truth, rng, **opts)
+        case["photo"] = opts
+    elif draw < photo + scan:
+        opts = _random_scan_options(rng)
+        image, truth = simulate_scan(image, truth, rng, **opts)
+        case["scan"] = opts
+    return image, truth, case
+
+
+def _grid_size(rng: np.random.Generator, low: int, high: int) -> tuple[int, int]:
+    rows = int(rng.integers(low, high + 1))
+    return rows, rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-4, 5), low, high))
+
+
+def _rotated(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    while True:  # a page that prints its list, so that reading the list turned is measured too
+        image, truth = random_case(int(rng.integers(2**31)))
+        if truth["word_list_region"]:
+            break
+    turns = int(rng.integers(1, 4))
+    image, truth = rotate_quarter(image, truth, turns)
+    return image, truth, {"turned": 90 * turns, "base": truth.pop("case")}
+
+
+def _lowercase(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), grid_case="lower", list_case="lower")
+    return _capture(rng, image, truth, case["page"]["cell_px"], case)
+
+
+def _dim(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    contrast = float(rng.uniform(0.55, 0.8))
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 18), inverted=False)
+    image = (255 - contrast * (255 - image.astype(np.float32))).astype(np.uint8)  # grey ink on greyish paper
+    pitch, fill, rotation = rng.uniform(18, 36), float(rng.uniform(0.6, 0.9)), float(rng.uniform(-20, 20))
+    photo = dict(rotation=rotation, perspective=float(rng.uniform(0, 0.06)), blur=float(rng.uniform(0.4, 1.2)),
+                 noise=0.0, shadow=float(rng.uniform(0, 0.4)), jpeg_quality=None,
+                 background=str(rng.choice(["table", "cloth"])), page_fill=fill,
+                 out_size=photo_size(image.shape, case["page"]["cell_px"], pitch, fill, rotation))
+    image, truth = simulate_photo(image, truth, rng, **photo)
+    light = dict(exposure=float(rng.uniform(0.4, 0.65)), vignette=float(rng.uniform(0.3, 0.6)),
+                 motion=float(rng.uniform(1.5, 4)), noise=float(rng.uniform(4, 8)),
+                 jpeg_quality=int(rng.integers(30, 51)))
+    image = dim_light(image, rng, **light)
+    truth["notes"] += f"; at night: contrast {contrast:.2f}, " + ", ".join(f"{k} {v:.2f}" for k, v in light.items())
+    return image, truth, case | {"contrast": contrast, "photo": photo, "light": light}
+
+
+def _small(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 15), cell_px=float(rng.integers(30, 50)))
+    width = int(rng.integers(640, 801))
+    size = (width, width * 3 // 4)
+    ph, pw = image.shape[:2]
+    if ph > pw:
+        size = size[::-1]
+    rotation = float(rng.uniform(-8, 8))
+    theta = np.deg2rad(rotation)
+    cos, sin = abs(np.cos(theta)), abs(np.sin(theta))
+    fit = min(size[0] / (pw * cos + ph * sin), size[1] / (pw * sin + ph * cos))  # page scale at page_fill 1
+    pitch = float(rng.uniform(12, 16))
+    fill = float(min(0.95, pitch / case["page"]["cell_px"] / fit))
+    photo = _random_photo_options(rng, image.shape, case["page"]["cell_px"]) | dict(
+        rotation=rotation, out_size=size, page_fill=fill, perspective=float(rng.uniform(0, 0.05)),
+        blur=float(rng.uniform(0.3, 0.9)))
+    image, truth = simulate_photo(image, truth, rng, **photo)
+    return image, truth, case | {"photo": photo, "pitch": fill * fit * case["page"]["cell_px"]}
+
+
+def _handwritten(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    fonts = handwriting_fonts() if rng.random() < 0.6 else available_fonts()  # or print letters placed by hand
+    jitter = float(rng.uniform(0.08, 0.15))
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 16), font_path=str(rng.choice(fonts)),
+                                         lined=bool(rng.random() < 0.3), inverted=False, jitter=jitter,
+                                         letter_scale=float(rng.uniform(0.45, 0.6)),
+                                         list_style=str(rng.choice(["plain", "numbered"])))  # some lack a bullet
+    return _capture(rng, image, truth, case["page"]["cell_px"], case, photo=0.7, scan=0.15,
+                    rotation=float(rng.uniform(-15, 15)))
+
+
+def _newsprint(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    cell_px = float(rng.integers(20, 29))
+    lined = bool(rng.random() < 0.2)
+    image, truth, case = _condition_page(
+        rng, *_grid_size(rng, 25, 40), cell_px=cell_px, lined=lined, inverted=False, frame=int(rng.choice([0, 2, 3])),
+        letter_scale=float(rng.uniform(0.42, 0.52) if lined else rng.uniform(0.48, 0.62)),  # ruled: clear of the lines
+        word_list_layout="below", list_columns=int(rng.integers(4, 6)), paper=(255, 255, 255),
+        list_scale=float(rng.uniform(1.3, 1.7)))
+    back_puzzle = make_puzzle(rng, 30, 30, [])
+    back, _ = render_page(back_puzzle, cell_px=cell_px)  # the other side of the sheet
+    show = float(rng.uniform(0.06, 0.16))
+    image = print_on_newsprint(image, rng, back, show_through=show)
+    truth["notes"] += f"; grey newsprint, show-through {show:.2f}"
+    image, truth, how = _at_pitch(rng, image, truth, cell_px, float(rng.uniform(14, 20)), scan_share=0.5,
+                                  scan_tilt=2, scan_noise=(1, 4), scan_jpeg=(70, 91), photo_tilt=8,
+                                  perspective=0.04, blur=(0.3, 0.9))
+    return image, truth, case | {"show_through": show} | how
+
+
+def _at_pitch(rng: np.random.Generator, image: np.ndarray, truth: dict, cell_px: float, pitch: float, *,
+              scan_share: float, scan_tilt: float, scan_noise: tuple[float, float], scan_jpeg: tuple[int, int],
+              photo_tilt: float, perspective: float, blur: tuple[float, float],
+              photo_jpeg: tuple[int, int] | None = None) -> tuple[np.ndarray, dict, dict]:
+    """The page scanned (probability ``scan_share``) or photographed flat-ish so its cells come out ``pitch`` px
+    apart; returns the image, its truth and {"scan": options} or {"photo": options}."""
+    if rng.random() < scan_share:
+        scan = dict(rotation=float(rng.uniform(-scan_tilt, scan_tilt)), scale=pitch / cell_px,
+                    noise=float(rng.uniform(*scan_noise)), jpeg_quality=int(rng.integers(*scan_jpeg)))
+        image, truth = simulate_scan(image, truth, rng, **scan)
+        return image, truth, {"scan": scan}
+    photo = _random_photo_options(rng, image.shape, cell_px)
+    photo |= dict(rotation=float(rng.uniform(-photo_tilt, photo_tilt)), perspective=float(rng.uniform(0, perspective)),
+                  blur=float(rng.uniform(*blur)), curl=0.0, glare=0.0)
+    if photo_jpeg:
+        photo["jpeg_quality"] = int(rng.integers(*photo_jpeg))
+    photo["out_size"] = photo_size(image.shape, cell_px, pitch, photo["page_fill"], photo["rotation"])
+    image, truth = simulate_photo(image, truth, rng, **photo)
+    return image, truth, {"photo": photo}
+
+
+def _tiny(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    cell_px = float(rng.integers(28, 41))
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 18, 30), cell_px=cell_px, lined=False,
+                                         inverted=False, frame=max(2, round(cell_px / 10)),
+                                         letter_scale=float(rng.uniform(0.5, 0.6)),
+                                         list_scale=float(rng.uniform(1.3, 1.7)))
+    pitch = float(rng.uniform(10, 11.5))
+    image, truth, how = _at_pitch(rng, image, truth, cell_px, pitch, scan_share=0.6, scan_tilt=1.5,
+                                  scan_noise=(1, 3), scan_jpeg=(80, 96), photo_tilt=5, perspective=0.03,
+                                  blur=(0.2, 0.6), photo_jpeg=(80, 96))
+    return image, truth, case | {"pitch": pitch} | how
+
+
+def _nolist(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), word_list_layout="none")
+    return _capture(rng, image, truth, case["page"]["cell_px"], case)
+
+
+_CONDITION_MAKERS = {"rotated": _rotated, "lowercase": _lowercase, "dim": _dim, "small": _small,
+                     "handwritten": _handwritten, "newsprint": _newsprint, "tiny": _tiny, "nolist": _nolist}

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from scanner import imaging
 from solver.errors import NoWordsError
 
 TARGET_INK_PX = 24.0
@@ -51,9 +52,10 @@ DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G
 INSTRUCTION_WORDS = frozenset(
     "a an and any are at be below above by can circle diagonally direction directions down find for forwards "
     "backwards from go hidden in is list listed look may of on or puzzle search the them these to up with word "
-    "words".split())
-"""Words of instructions ("Search for the words listed below the puzzle"): an entry made only of these is a
-fragment of a sentence, unless the grid vouches for it."""
+    "words bank key clues vocabulary answers".split())
+"""Words of instructions ("Search for the words listed below the puzzle") and list headers ("WORD BANK",
+"KEY WORDS"): an entry made only of these is a fragment of a sentence or a heading, unless the grid vouches
+for it."""
 NO_LIST = "no word list found in {source}; give the words with --words or --words-file"
 
 
@@ -340,18 +342,11 @@ def _flatten(gray: np.ndarray, text_px: float | None = None) -> np.ndarray:
     tinted box behind the list, where a max filter picks up the brightest grains.
     """
     if text_px is None:
-        k = max(15, (min(gray.shape) // 30) | 1)
-        background = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        background = cv2.blur(background, (k, k))
-    else:
-        k = max(15, int(3 * text_px))
-        f = 0.25 if k >= 40 else 1.0  # a large median filter is cheap on a quarter-size image
-        small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1 else gray
-        background = cv2.medianBlur(small, max(3, int(k * f) | 1))
-        if f < 1:
-            background = cv2.resize(background, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
-        background = np.maximum(background, cv2.GaussianBlur(gray, (0, 0), 3))
-    return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(background, 1), 0, 255).astype(np.uint8)
+        return imaging.flatten(gray, imaging.paper(gray, max(15, (min(gray.shape) // 30) | 1), box=True))
+    k = max(15, int(3 * text_px))
+    shrink = 4 if k >= 40 else 1  # a large median filter is cheap on a quarter-size image
+    level = imaging.paper(gray, k // shrink, method="median", shrink=shrink)
+    return imaging.flatten(gray, np.maximum(level, cv2.GaussianBlur(gray, (0, 0), 3)))
 
 
 def _stretch(flat: np.ndarray) -> np.ndarray:
@@ -431,16 +426,16 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
 
 
 def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | None) -> bool:
-    """Whether the paper right around the main grid is dark (light print). Judged on a ring a couple of cells
-    wide outside the grid, not on the whole photo, whose background (a table, a wall) may be darker than the
-    page."""
+    """Whether the print right around the main grid is light on a dark ground. Judged on a ring a couple of
+    cells wide outside the grid, not on the whole photo, whose background (a table, a wall) may be darker than
+    the page; with no grid, on the whole picture."""
+    window = round(pitch) if pitch else max(gray.shape) // 20
     if not masks:
-        return float(np.median(gray)) < 110
+        return imaging.light_on_dark(gray, window)
     width = max(6, int(2 * (pitch or 10.0)))
     ring = cv2.dilate(cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks[:1], 1), np.ones((width, width), np.uint8))
     ring[cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks, 1) > 0] = 0
-    values = gray[ring > 0]
-    return values.size > 0 and float(np.median(values)) < 110
+    return imaging.light_on_dark(gray, window, ring > 0)
 
 
 def _lines(boxes: list) -> list[list]:

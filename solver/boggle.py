@@ -1,13 +1,20 @@
 """Path mode (Boggle, Wordament): words as chains of touching cells (8 neighbours), no cell used twice.
 
 Tiles: letters, multi-letter tiles (``QU``, ``VE``), either/or tiles (``U/M``: one or the other), prefix tiles
-(``SUB-``: only as a word's first tile) and suffix tiles (``-ER``: only as its last). The search is an iterative
-depth-first walk of the board in step with a compact trie (trie.py), so it never recurses.
+(``SUB-``: only as a word's first tile) and suffix tiles (``-ER``: only as its last).
+
+Every path is found and counted, and each word reports its first path in reading order (the smallest sequence of
+cells). Boards of single letters are walked level by level with NumPy: all paths of k cells that spell a trie prefix
+at once, so a 100x100 board costs a few dozen array operations per level instead of a Python step per path. Boards
+with special tiles take a depth-first walk in plain Python. Neither recurses.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+
+import numpy as np
 
 from solver.dictionary import load_dictionary
 from solver.errors import NoWordsError
@@ -41,15 +48,98 @@ def _options(tile: str) -> list[tuple[str, int]]:
 def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[str, list]:
     """Every trie word of ``min_length`` letters or more spelled by a path: word -> [first path, its tiles, paths].
 
+    The first path is the smallest in reading order (compared cell by cell); ``paths`` counts every path.
+    """
+    rows, cols = len(tiles), len(tiles[0])
+    flat = [t for row in tiles for t in row]
+    cells = _cells(rows, cols)
+    if all(len(t) == 1 for t in flat) and len(trie.alphabet) < 62:
+        return _walk_letters(flat, rows, cols, trie, min_length)
+    options = [[(text, where, tile) for text, where in _options(tile)] for tile in flat]
+    text_of, tile_of, cell_of = {}, {}, {}
+    for i, cell in enumerate(cells):  # a path step is cell * 4 + the tile's reading
+        for k, (text, _, tile) in enumerate(options[i]):
+            text_of[i * 4 + k], tile_of[i * 4 + k], cell_of[i * 4 + k] = text, tile, cell
+    found = {}
+    for steps, count in _walk_tiles(options, rows, cols, trie).values():
+        word = "".join([text_of[s] for s in steps])
+        if len(word) >= min_length:
+            found[word] = [[cell_of[s] for s in steps], [tile_of[s] for s in steps], count]
+    return found
+
+
+START_CHUNK = 2500  # start cells walked together: a 100x100 board peaks near 40 MB, not 150
+
+
+def _walk_letters(letters: list[str], rows: int, cols: int, trie: Trie, min_length: int) -> dict[str, list]:
+    """``find_paths`` for a board of single letters (``letters`` in reading order).
+
+    Level k holds every path of k cells that spells a trie prefix: its trie nodes and its cells, one row per path.
+    A level grows by taking each row's 8 neighbours whose letter is a child of its node; a cell already on the path
+    sends its row to a dead node. Rows stay in reading order, so the first row of a word is its first path.
+    """
+    mask, base = trie.arrays()
+    dead = len(mask) - 1  # a node with no children and no word, for rows whose prefix is not in the trie
+    index = trie.letter_index()
+    bits = np.array([2 << index[ch] if ch in index else 0 for ch in letters] + [0], dtype=np.int64)  # + off board
+    below = bits - 2  # a node's child for a letter is the node's base + the number of its child bits below it
+    near, cells, chars = _neighbour_table(rows, cols), _cells(rows, cols), np.array(letters, dtype="U1")
+    starts, found = (bits & mask[ROOT]).nonzero()[0], {}
+    for chunk in range(0, len(starts), START_CHUNK):  # a few thousand start cells at a time bound the memory
+        path = starts[chunk:chunk + START_CHUNK, None]
+        node = base[ROOT] + np.bitwise_count(mask[ROOT] & below.take(path[:, 0]))
+        node_mask = mask.take(node)
+        for k in range(1, rows * cols + 1):
+            ends = (node_mask & 1).nonzero()[0] if k >= min_length else ()  # rows that spell a word
+            if len(ends):
+                nodes = node.take(ends).tolist()
+                counts = Counter(nodes)
+                first = dict(zip(reversed(nodes), reversed(ends.tolist())))  # the earliest row of each word
+                paths = path.take(list(first.values()), 0)
+                words = chars.take(paths).view(f"<U{k}").ravel().tolist()
+                for word, steps, n in zip(words, paths.tolist(), first):
+                    if word in found:  # found from an earlier chunk's start, so on an earlier path
+                        found[word][2] += counts[n]
+                    else:
+                        found[word] = [[cells[i] for i in steps], list(word), counts[n]]
+            nbr = near.take(path[:, -1], 0)
+            nbr_bits = bits.take(nbr)
+            hit = (nbr_bits & node_mask[:, None]).ravel().nonzero()[0]  # (row, neighbour) pairs the trie allows
+            if not len(hit):
+                break
+            row, end = hit >> 3, nbr.ravel().take(hit)
+            prev = path.take(row, 0)
+            node = base.take(node.take(row)) + np.bitwise_count(node_mask.take(row) & below.take(end))
+            node = np.where((prev != end[:, None]).all(1), node, dead)  # a cell used twice ends the path
+            path = np.concatenate((prev, end[:, None]), 1)
+            node_mask = mask.take(node)
+    return found
+
+
+@lru_cache(maxsize=16)
+def _cells(rows: int, cols: int) -> list[tuple[int, int]]:
+    """(row, col) of each cell, in reading order."""
+    return [divmod(i, cols) for i in range(rows * cols)]
+
+
+@lru_cache(maxsize=16)
+def _neighbour_table(rows: int, cols: int) -> np.ndarray:
+    """(cells, 8) neighbour indices in reading order, padded with ``rows * cols`` (a cell off the board)."""
+    table = np.full((rows * cols, 8), rows * cols, dtype=np.int64)
+    for i, near in enumerate(_neighbours(rows, cols)):
+        table[i, :len(near)] = near
+    return table
+
+
+def _walk_tiles(options: list[list[tuple[str, int, str]]], rows: int, cols: int, trie: Trie) -> dict[int, tuple]:
+    """Any tiles: trie node -> (first path's steps, paths), by a depth-first walk with an explicit stack.
+
     From each cell the walk only tries the trie children that some unused neighbour can supply: the node's child
     bits AND the bits of the neighbours' letters, so most dead ends cost nothing.
     """
-    rows, cols = len(tiles), len(tiles[0])
     index = trie.letter_index()
     mask, base = trie.mask, trie.base
-    cells = [divmod(i, cols) for i in range(rows * cols)]
-    options = [[(text, [index.get(ch, -1) for ch in text], where, tiles[r][c])
-                for text, where in _options(tiles[r][c])] for r, c in cells]
+    options = [[(text, [index.get(ch, -1) for ch in text], where, tile) for text, where, tile in o] for o in options]
     plain = [len(o) == 1 and len(o[0][1]) == 1 and o[0][1][0] >= 0 and o[0][2] == ANY for o in options]
     letter_bits: list[int] = []  # per cell: OR of the letter bits of its plain neighbours
     by_bit: list[dict[int, list]] = []  # per cell: letter bit -> plain neighbours with that letter
@@ -114,22 +204,13 @@ def find_paths(tiles: list[list[str]], trie: Trie, min_length: int = 1) -> dict[
                             hits.append((child, longer))
                         if where != LAST and mask[child] > 1:
                             stack.append((nb, child, seen | 1 << nb, longer))
-    first_path: dict[int, tuple[int, ...]] = {}  # trie node of a word -> its first path
-    count: dict[int, int] = {}
+    found: dict[int, tuple] = {}
     for node, path in hits:
-        if node in count:
-            count[node] += 1
+        if node not in found:
+            found[node] = (path, 1)
         else:
-            count[node], first_path[node] = 1, path
-    text_of, tile_of, cell_of = {}, {}, {}
-    for i, (r, c) in enumerate(cells):
-        for k, (text, _, _, tile) in enumerate(options[i]):
-            text_of[i * 4 + k], tile_of[i * 4 + k], cell_of[i * 4 + k] = text, tile, (r, c)
-    found = {}
-    for node, path in first_path.items():
-        word = "".join(map(text_of.__getitem__, path))
-        if len(word) >= min_length:
-            found[word] = [list(map(cell_of.__getitem__, path)), list(map(tile_of.__getitem__, path)), count[node]]
+            first, count = found[node]
+            found[node] = (min(first, path), count + 1)
     return found
 
 

@@ -1,6 +1,7 @@
 """Boggle / Wordament path mode: known boards, special tiles, and a brute-force check of the paths."""
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -8,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import boggle
-from solver.boggle import parse_board
+from solver.boggle import ANY, _walk_tiles, find_paths, parse_board
 from solver.dictionary import load_dictionary
 from solver.errors import BadInputError, GridFormatError, NoWordsError
 
@@ -38,23 +39,24 @@ def _choices(readings):
             yield [first] + rest
 
 
-def brute_force_paths(tiles, word: str) -> int:
-    """Number of paths spelling ``word`` (plain tiles only), by trying every start and extension."""
+def brute_force_paths(tiles, word: str) -> list[list[tuple[int, int]]]:
+    """Every path spelling ``word`` (plain tiles only), by trying every start and extension."""
     rows, cols = len(tiles), len(tiles[0])
-    count = 0
-    stack = [((r, c), tiles[r][c], {(r, c)}) for r in range(rows) for c in range(cols)]
+    found = []
+    stack = [([(r, c)], tiles[r][c]) for r in range(rows) for c in range(cols)]
     while stack:
-        (r, c), text, used = stack.pop()
+        path, text = stack.pop()
         if not word.startswith(text):
             continue
         if text == word:
-            count += 1
+            found.append(path)
             continue
+        r, c = path[-1]
         for r2 in range(r - 1, r + 2):
             for c2 in range(c - 1, c + 2):
-                if 0 <= r2 < rows and 0 <= c2 < cols and (r2, c2) not in used:
-                    stack.append(((r2, c2), text + tiles[r2][c2], used | {(r2, c2)}))
-    return count
+                if 0 <= r2 < rows and 0 <= c2 < cols and (r2, c2) not in path:
+                    stack.append((path + [(r2, c2)], text + tiles[r2][c2]))
+    return found
 
 
 @settings(max_examples=40, deadline=None)
@@ -63,10 +65,33 @@ def test_given_words_match_brute_force(rows, cols, data):
     tiles = [[data.draw(st.sampled_from("ABE")) for _ in range(cols)] for _ in range(rows)]
     words = data.draw(st.lists(st.text("ABE", min_size=1, max_size=6), min_size=1, max_size=6, unique=True))
     for word, res in zip(words, boggle(tiles, words)):
-        assert res.paths == brute_force_paths(tiles, word)
+        paths = brute_force_paths(tiles, word)
+        assert res.paths == len(paths)
         assert res.found == (res.paths > 0) and res.several == (res.paths > 1)
         if res.found:
             check_path(tiles, res)
+            assert res.path == min(paths), "the first path in reading order"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_level_walk_matches_the_depth_first_walk(rows, cols, data):
+    """Single-letter boards take the NumPy level walk; the depth-first walk (for special tiles) must agree on every
+    word, path and count, with the shipped dictionary, also when the start cells are walked a few at a time."""
+    tiles = [[data.draw(st.sampled_from("AEIRSTNL")) for _ in range(cols)] for _ in range(rows)]
+    options = [[(t, ANY, t)] for row in tiles for t in row]
+    walked = _walk_tiles(options, rows, cols, load_dictionary())
+    expected = {}
+    for steps, count in walked.values():
+        word = "".join(tiles[s // 4 // cols][s // 4 % cols] for s in steps)
+        expected[word] = [[divmod(s // 4, cols) for s in steps], list(word), count]
+    assert find_paths(tiles, load_dictionary(), 1) == expected
+    module = importlib.import_module("solver.boggle")  # the package exports the function under the same name
+    chunk, module.START_CHUNK = module.START_CHUNK, data.draw(st.integers(1, 5))
+    try:
+        assert find_paths(tiles, load_dictionary(), 1) == expected
+    finally:
+        module.START_CHUNK = chunk
 
 
 def test_known_board_with_the_shipped_dictionary():

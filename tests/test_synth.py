@@ -1,6 +1,7 @@
 """The synthetic puzzle generator's truth must be exact: other tests and benchmarks score against it."""
 from __future__ import annotations
 
+import functools
 import json
 
 import cv2
@@ -160,3 +161,117 @@ def test_pen_marks_leave_the_truth_alone_and_mark_the_page():
     assert mtruth["pen_marks"] == truth["words"]
     assert mtruth["grid"] == truth["grid"] and mtruth["corners"] == truth["corners"]
     assert not np.array_equal(page, marked)
+
+
+def _pitch(truth: dict) -> float:
+    """Mean cell pitch in image px along the truth corners' edges."""
+    c = np.array(truth["corners"])
+    across = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2 / truth["cols"]
+    down = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2 / truth["rows"]
+    return float((across + down) / 2)
+
+
+@functools.cache
+def _condition(condition: str, seed: int) -> tuple[np.ndarray, dict]:
+    return synth.condition_case(condition, seed)
+
+
+@pytest.mark.parametrize("condition", synth.CONDITIONS)
+def test_condition_cases_have_exact_truth(condition):
+    """Each hard condition's truth: an upper-case grid in which the solver finds every word exactly once, at its
+    placement; corners inside the image; the size it declares; a printed list except for nolist; and the same
+    case again from the same seed."""
+    for seed in (0, 1):
+        image, truth = _condition(condition, seed)
+        h, w = image.shape[:2]
+        assert truth["image_size"] == [w, h] and truth["exif_orientation"] == 1
+        assert truth["case"]["condition"] == condition and truth["case"]["seed"] == seed
+        grid = truth["grid"]
+        assert len(grid) == truth["rows"] and {len(r) for r in grid} == {truth["cols"]}
+        assert all(row.isalpha() and row.isupper() and row.isascii() for row in grid)
+        for word, p, res in zip(truth["words"], truth["placements"], solve(grid, truth["words"]), strict=True):
+            assert _spells(grid, p, word)
+            assert len(res.occurrences) == 1 and [list(c) for c in res.cells] in (p["cells"], p["cells"][::-1])
+        corners = np.array(truth["corners"])
+        assert np.all((corners >= 0) & (corners <= [w, h]))
+        assert truth["list_in_image"] == ("no" if condition == "nolist" else "yes")
+        assert bool(truth["word_list_region"]) == (condition != "nolist")
+        json.dumps(truth)
+    again, again_truth = synth.condition_case(condition, 1)  # not cached
+    assert np.array_equal(image, again) and again_truth == truth
+
+
+def test_unknown_condition_is_refused():
+    with pytest.raises(BadInputError):
+        synth.condition_case("sideways", 0)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_rotate_quarter_keeps_the_grid_in_reading_order(turns):
+    """The turned image cut through the turned corners (TL TR BR BL as read) gives back the upright grid."""
+    puzzle = synth.make_puzzle(np.random.default_rng(21), 9, 12, synth.THEMES["Music"][:9])
+    page, truth = synth.render_page(puzzle, cell_px=30)
+    turned, ttruth = synth.rotate_quarter(page, truth, turns)
+    h, w = page.shape[:2]
+    assert ttruth["image_size"] == ([h, w] if turns % 2 else [w, h]) and ttruth["grid"] == truth["grid"]
+    assert _correlation(_grid_patch(page, truth["corners"]), _grid_patch(turned, ttruth["corners"])) > 0.99
+    region = np.array(ttruth["word_list_region"])
+    assert np.all((region >= 0) & (region <= ttruth["image_size"]))
+
+
+def test_rotated_condition_is_a_turned_page():
+    for seed in range(2):
+        image, truth = _condition("rotated", seed)
+        assert truth["case"]["turned"] in (90, 180, 270)
+        base, base_truth = synth.random_case(truth["case"]["base"]["seed"])
+        assert truth["grid"] == base_truth["grid"]
+        assert np.array_equal(synth.rotate_quarter(base, base_truth, truth["case"]["turned"] // 90)[0], image)
+
+
+def test_lower_case_grid_prints_the_lower_case_letters():
+    """grid_case="lower" draws exactly what an all-lower-case grid draws, and keeps the truth upper case."""
+    puzzle = synth.make_puzzle(np.random.default_rng(22), 8, 8, synth.THEMES["Garden"][:6])
+    lower = synth.Puzzle([row.lower() for row in puzzle.grid], puzzle.words, puzzle.placements)
+    page, truth = synth.render_page(puzzle, cell_px=30, grid_case="lower")
+    want, _ = synth.render_page(lower, cell_px=30)
+    upper, _ = synth.render_page(puzzle, cell_px=30)
+    assert np.array_equal(page, want) and not np.array_equal(page, upper)
+    assert truth["grid"] == puzzle.grid
+
+
+def test_hand_lettering_keeps_each_letter_in_its_cell():
+    """Jitter 0.15 moves each letter's ink centre (within its cell) by at most 0.2 of the pitch from where the
+    same letter prints without jitter."""
+    puzzle = synth.make_puzzle(np.random.default_rng(23), 8, 8, synth.THEMES["Travel"][:6])
+    opts = dict(font_path=synth.handwriting_fonts()[0], cell_px=40, lined=False, title=None, word_list_layout="none")
+    plain, truth = synth.render_page(puzzle, **opts)
+    hand, _ = synth.render_page(puzzle, **opts, jitter=0.15, rng=np.random.default_rng(1))
+    assert not np.array_equal(plain, hand)
+    x0, y0 = np.round(truth["corners"][0]).astype(int)
+    yy, xx = np.mgrid[0:40, 0:40]
+    moved = []
+    for r in range(8):
+        for c in range(8):
+            centres = []
+            for img in (plain, hand):
+                ink = 255.0 - img[y0 + 40 * r:y0 + 40 * (r + 1), x0 + 40 * c:x0 + 40 * (c + 1), 0]
+                centres.append(np.array([(ink * yy).sum(), (ink * xx).sum()]) / ink.sum())
+            moved.append(np.linalg.norm(centres[0] - centres[1]))
+    assert max(moved) < 0.2 * 40 * np.sqrt(2) and np.mean(moved) > 1.0
+
+
+def test_condition_sizes_and_light():
+    """small photos are 640x480..800x600 with cells 11-17 px apart; tiny grids 10-11.5 px; newsprint grids
+    25-40 cells on grey paper; dim photos dark and warm."""
+    for seed in range(2):
+        image, truth = _condition("small", seed)
+        assert 640 <= max(image.shape[:2]) <= 800 and 480 <= min(image.shape[:2]) <= 600
+        assert 11 <= _pitch(truth) <= 17
+        image, truth = _condition("tiny", seed)
+        assert 9.5 <= _pitch(truth) <= 12
+    image, truth = _condition("newsprint", 0)
+    assert 25 <= min(truth["rows"], truth["cols"]) and max(truth["rows"], truth["cols"]) <= 40
+    assert np.median(_grid_patch(image, truth["corners"])) < 225
+    image, truth = _condition("dim", 0)
+    patch = image.reshape(-1, 3).astype(float)
+    assert patch.mean() < 110 and patch[:, 0].mean() < patch[:, 2].mean()  # dark, more red than blue

@@ -257,3 +257,21 @@ def test_a_fragment_found_in_the_grid_is_completed_to_the_word():
     assert (entry.word, entry.corrected, status) == ("TIGER", True, "corrected")
     (entry, status), = correct_entries([("TIGER", "TIGER")], grid)
     assert (entry.word, status) == ("TIGER", "exact")
+
+
+@pytest.mark.parametrize("heading", ["WORD BANK", "Key Words"])
+def test_list_heading_is_not_an_entry(heading):
+    """A heading printed over the list ("WORD BANK") is not taken for a word; the list itself is read (all but
+    one word at most, no spurious entry)."""
+    rng = np.random.default_rng(21)
+    puzzle = synth.make_puzzle(rng, 12, 12, [w for w in synth.THEMES["Animals"] if len(w) <= 11][:10])
+    image, truth = synth.render_page(puzzle, font_path=synth.available_fonts()[0], cell_px=40, title=None)
+    page = Image.fromarray(image)
+    region = np.asarray(truth["word_list_region"], float)
+    x0, y0 = region[:, 0].min(), region[:, 1].min()
+    font = synth._font(synth.available_fonts()[0], 22)
+    ImageDraw.Draw(page).text((x0, y0 - 34), heading, font=font, fill=(0, 0, 0))
+    wl = read_word_list(np.asarray(page), _loc(truth), truth["grid"], source="page.png")
+    recovered, spurious = _score(wl.words, truth["words"])
+    assert not any(set(w.upper().split()) & set(heading.upper().split()) for w in wl.words), wl.words
+    assert recovered >= len(truth["words"]) - 1 and spurious == 0, wl.words

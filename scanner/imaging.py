@@ -1,0 +1,68 @@
+"""Image primitives shared by the stages: the paper's local brightness, print made dark on a flat white, and
+which way round the ink is. Each stage calls them with the scale it works at (a page, a rectified grid, the
+text around a grid)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def paper(gray: np.ndarray, window: int, *, method: str = "max", shrink: int = 1, premedian: int = 0,
+          box: bool = False, sigma: float = 0.0) -> np.ndarray:
+    """The paper's local brightness under every pixel (float32, the size of ``gray``).
+
+    ``method`` "max" takes the brightest pixel within ``window`` (right for print of any size on clean paper);
+    "median" the median (sees through grain, evens out a tinted box). The work is done on a copy ``shrink``
+    times smaller (``window`` and ``sigma`` are in that copy's pixels), optionally median-filtered first
+    (``premedian``: its aperture, so noise peaks do not count), and smoothed after by a box of the window's
+    size (``box``) and/or a Gaussian (``sigma``).
+    """
+    h, w = gray.shape[:2]
+    small = gray if shrink == 1 else cv2.resize(gray, (max(1, w // shrink), max(1, h // shrink)),
+                                                interpolation=cv2.INTER_AREA)
+    if premedian:
+        small = cv2.medianBlur(small, premedian)
+    k = max(3, int(window)) | 1
+    if method == "max":
+        level = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    elif method == "median":
+        level = cv2.medianBlur(small, k)
+    else:
+        raise ValueError(f"unknown paper method {method!r}")
+    if box:
+        level = cv2.blur(level, (k, k))
+    level = level.astype(np.float32)
+    if sigma:
+        level = cv2.GaussianBlur(level, (0, 0), sigma)
+    if shrink != 1:
+        level = cv2.resize(level, (w, h), interpolation=cv2.INTER_LINEAR)
+    return level
+
+
+def flatten(gray: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """``gray`` divided by the paper's brightness ``level`` (see paper): ink dark on a flat 255, whatever the
+    lighting (shadows, a lamp's fall-off, tinted paper)."""
+    return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(level, 1.0), 0, 255).astype(np.uint8)
+
+
+def light_on_dark(gray: np.ndarray, window: int, region: np.ndarray | None = None) -> bool:
+    """Is the print lighter than its ground (white letters on a dark panel)? Print stands out from the local
+    median over ``window`` px (about a letter's cell, so shadows and a dark table do not count): dark ink
+    deviates downwards, light ink upwards, and the larger deviation wins. ``region``: a boolean mask of the
+    pixels to judge (default: all)."""
+    small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    k = min(255, max(3, int(window) // 4) | 1)
+    ground = cv2.resize(cv2.medianBlur(small, k), (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
+    deviation = gray.astype(np.int16) - ground.astype(np.int16)
+    if region is not None:
+        deviation = deviation[region]
+    if deviation.size == 0:
+        return False
+    return bool(np.percentile(deviation, 99) > -np.percentile(deviation, 1))
+
+
+def height_spread(heights: np.ndarray) -> float:
+    """How much letter heights vary: the upper quartile over the lower one. About 1.0 for capitals, 1.3-1.45
+    for lower case (x-height letters beside ascenders and descenders)."""
+    q25, q75 = np.percentile(heights, [25, 75])
+    return float(q75 / max(q25, 1e-6))

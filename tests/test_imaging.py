@@ -1,0 +1,66 @@
+"""The image primitives the stages share (scanner.imaging), on drawn images with known answers."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner import imaging
+
+
+def _page(dark_ink: bool = True, shadow: bool = False) -> np.ndarray:
+    """A 400x400 page of letters; optionally white on black, optionally with a strong shadow over one half."""
+    page = np.full((400, 400), 230, np.uint8)
+    for y in range(40, 400, 60):
+        for x in range(30, 400, 60):
+            cv2.putText(page, "E", (x, y), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 20, 3)
+    if not dark_ink:
+        page = 250 - page
+    if shadow:
+        page = (page * np.linspace(1.0, 0.35, 400)[None, :]).astype(np.uint8)
+    return page
+
+
+def test_flatten_evens_out_a_shadow() -> None:
+    """After dividing by the paper's local level, paper is near white on both the lit and the shaded side, and
+    ink stays dark on both."""
+    page = _page(shadow=True)
+    flat = imaging.flatten(page, imaging.paper(page, 61, box=True))
+    ink = _page() < 128
+    for side in (slice(0, 100), slice(300, 400)):
+        assert np.median(flat[:, side][~ink[:, side]]) > 215  # the shaded paper was ~90 before
+        assert np.median(flat[:, side][ink[:, side]]) < 140
+
+
+def test_paper_methods_agree_on_clean_paper() -> None:
+    """Max and median estimates (with shrinking and smoothing) both find the paper's level, and a bad method
+    name is refused."""
+    page = _page()
+    for level in (imaging.paper(page, 41), imaging.paper(page, 15, method="median", shrink=4, premedian=3,
+                                                         sigma=2.0)):
+        assert level.shape == page.shape and level.dtype == np.float32
+        assert abs(float(np.median(level)) - 230) < 8
+    try:
+        imaging.paper(page, 15, method="mean")
+    except ValueError as err:
+        assert "mean" in str(err)
+    else:
+        raise AssertionError("an unknown method was accepted")
+
+
+def test_light_on_dark_whatever_the_lighting() -> None:
+    """Dark ink on light paper is not light-on-dark, white letters on black are, with or without a shadow;
+    the judgement can be limited to a region."""
+    assert not imaging.light_on_dark(_page(), 60)
+    assert not imaging.light_on_dark(_page(shadow=True), 60)
+    assert imaging.light_on_dark(_page(dark_ink=False), 60)
+    assert imaging.light_on_dark(_page(dark_ink=False, shadow=True), 60)
+    mixed = np.hstack([_page(), _page(dark_ink=False)])
+    right = np.zeros(mixed.shape, bool)
+    right[:, 400:] = True
+    assert imaging.light_on_dark(mixed, 60, right) and not imaging.light_on_dark(mixed, 60, ~right)
+
+
+def test_height_spread() -> None:
+    """Capitals are even (spread 1.0); x-height letters beside ascenders spread about 1.4."""
+    assert imaging.height_spread(np.full(20, 30.0)) == 1.0
+    assert 1.3 < imaging.height_spread(np.array([20.0] * 10 + [28.0] * 10)) <= 1.4
