@@ -2,14 +2,15 @@
 VENV   := .venv
 STAMP  := $(VENV)/.installed
 SYSPKG := tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 \
-          fonts-dkg-handwriting fonts-breip fonts-sjfonts
+          fonts-dkg-handwriting fonts-breip fonts-sjfonts chromium
 
-.PHONY: demo test bench setup clean
+.PHONY: demo test bench setup clean serve
 
 setup: $(STAMP)
 
-# System packages: Tesseract (for the pytesseract engine) and the fonts the sample generator renders with
-# (print faces, and handwriting faces for hand-lettered puzzles).
+# System packages: Tesseract (for the pytesseract engine), the fonts the sample generator renders with
+# (print faces, and handwriting faces for hand-lettered puzzles), and Chromium (the web app's browser tests
+# drive it with Playwright).
 # The venv is rebuilt only when pyproject.toml changes.
 $(STAMP): pyproject.toml
 	@missing=""; for p in $(SYSPKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -26,6 +27,10 @@ demo: $(STAMP)
 	$(VENV)/bin/wordsearch solve samples/photo.jpg -o out/photo-solved.jpg --json out/photo-solved.json
 	@echo "annotated image: out/photo-solved.jpg"
 
+# The web app on http://127.0.0.1:8000/ (SERVE_ARGS="--host 0.0.0.0" to open it from a phone on your network).
+serve: $(STAMP)
+	$(VENV)/bin/wordsearch serve $(SERVE_ARGS)
+
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest -q -n 2 tests
 
@@ -38,6 +43,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/wordlist_accuracy.py --synthetic 20
 	$(VENV)/bin/python bench/scan_speed.py
 	$(VENV)/bin/python bench/batch_speed.py
+	$(VENV)/bin/python bench/serve_load.py
 
 clean:
 	rm -rf $(VENV) out

@@ -207,11 +207,12 @@ def add_keyed_legend(image: np.ndarray, heading: str, entries: list[tuple[str, t
     return np.vstack([image, np.asarray(legend)[:, :, ::-1]])
 
 
-def annotate(image: np.ndarray, puzzles: list) -> np.ndarray:
+def annotate(image: np.ndarray, puzzles: list, *, only: str | None = None) -> np.ndarray:
     """The original image (BGR, same size and orientation) with every found word circled.
 
     `puzzles`: scanner.pipeline.PuzzleResult items (uses location, homography, cell_px, results, word_list,
-    list_on_page). A legend margin is added below only when some listed word was not found.
+    list_on_page). A legend margin is added below only when some listed word was not found. `only`: circle that
+    word alone, in the colour it has among all the answers (no list frame, no legend).
     """
     out = np.ascontiguousarray(image.copy())
     shapes = []
@@ -225,13 +226,15 @@ def annotate(image: np.ndarray, puzzles: list) -> np.ndarray:
         thickness = max(2, round(0.09 * cell_size_px(loc.corners, loc.rows, loc.cols)))
         found = [res for res in puzzle.results if res.found]
         for res, colour in zip(found, palette(len(found))):
+            if only is not None and res.word != only:
+                continue
             ellipse = word_ellipse(res.start, res.end, puzzle.cell_px)
             shapes.append((to_image(ellipse, puzzle.homography), colour, thickness))
-        if puzzle.list_on_page and len(puzzle.word_list.region) >= 3:
+        if only is None and puzzle.list_on_page and len(puzzle.word_list.region) >= 3:
             region = np.asarray(puzzle.word_list.region, float)
             shapes.append((region, LIST_FRAME_BGR, max(2, thickness // 2)))
         not_found = [res.word for res in puzzle.results if not res.found]
-        if not_found:
+        if not_found and only is None:
             heading = "Not found:" if len(puzzles) == 1 else f"Puzzle {k + 1}, not found:"
             missing.append((heading, not_found))
     _blend_polylines(out, shapes)

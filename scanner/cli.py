@@ -210,6 +210,20 @@ def batch_command(inputs: tuple[Path, ...], outdir: Path, words_text: str | None
         raise PartialFailure(f"{report.failed} of {report.pages} pages failed; see {report.summary_csv}")
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; 0.0.0.0 lets other devices on your network (a phone) open the page.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port.")
+@click.option("--workers", type=click.IntRange(min=1), help="OCR worker processes (default: one per CPU).")
+@click.option("--max-upload-mb", type=click.FloatRange(min=0.1), default=25, show_default=True,
+              help="Largest upload accepted, in megabytes.")
+def serve_command(host: str, port: int, workers: int | None, max_upload_mb: float) -> None:
+    """Serve the web app: open http://HOST:PORT/ on a phone or a desktop, photograph a puzzle, see the answers."""
+    from scanner.serve import run
+
+    run(host, port, workers, max_upload_mb)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; user errors become one line on stderr and their documented exit code."""
     try:

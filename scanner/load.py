@@ -1,13 +1,15 @@
 """Load an image file as a BGR uint8 array, upright (EXIF orientation applied), with guards against bad input."""
 from __future__ import annotations
 
+import io
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from solver.errors import BadInputError
+from solver.errors import BadInputError, NotAnImageError, TooLargeError
 
 try:  # HEIC/HEIF (iPhone photos); optional at import time so the rest still works without it
     from pillow_heif import register_heif_opener
@@ -30,8 +32,8 @@ def load_image(path: str | Path) -> np.ndarray:
     """
     path = Path(path)
 
-    def bad(reason: str) -> BadInputError:
-        return BadInputError(f"cannot read {path}: {reason}")
+    def bad(reason: str, kind: type[BadInputError] = BadInputError) -> BadInputError:
+        return kind(f"cannot read {path}: {reason}")
 
     if not path.exists():
         raise bad("no such file")
@@ -39,13 +41,27 @@ def load_image(path: str | Path) -> np.ndarray:
         raise bad("it is a directory")
     if path.stat().st_size == 0:
         raise bad("the file is empty")
+    return _decode(path, bad)
+
+
+def decode_image(data: bytes, name: str) -> np.ndarray:
+    """Like load_image, for a file's bytes held in memory (an upload); `name` is only used in messages."""
+    if not data:
+        raise BadInputError(f"cannot read {name}: the file is empty")
+    return _decode(io.BytesIO(data), lambda reason, kind=BadInputError: kind(f"cannot read {name}: {reason}"))
+
+
+def _decode(source, bad: Callable[..., BadInputError]) -> np.ndarray:
+    """Decode a path or file object with Pillow: upright BGR, with the size guards; `bad(reason, kind)` makes
+    the error."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as im:
+            with Image.open(source) as im:
                 w, h = im.size
                 if w * h > MAX_PIXELS:
-                    raise bad(f"image is too large ({w}x{h}, over {MAX_PIXELS // 1_000_000} megapixels)")
+                    raise bad(f"image is too large ({w}x{h}, over {MAX_PIXELS // 1_000_000} megapixels)",
+                              TooLargeError)
                 if min(w, h) < MIN_SIDE:
                     raise bad(f"image is too small ({w}x{h})")
                 im.load()
@@ -53,9 +69,9 @@ def load_image(path: str | Path) -> np.ndarray:
     except BadInputError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise bad("image is too large (decompression bomb guard)") from None
+        raise bad("image is too large (decompression bomb guard)", TooLargeError) from None
     except UnidentifiedImageError:
-        raise bad("not an image file (or an unsupported format)") from None
+        raise bad("not an image file (or an unsupported format)", NotAnImageError) from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise bad(f"corrupt or truncated image ({reason})") from None

@@ -26,11 +26,12 @@ def is_pdf(path: str | Path) -> bool:
         return False
 
 
-def _open(path: Path) -> pdfium.PdfDocument:
+def _open(path: Path | bytes, name: str | Path | None = None) -> pdfium.PdfDocument:
+    """Open a PDF file, or a PDF's bytes (then `name` is the name used in messages)."""
     try:
-        return pdfium.PdfDocument(str(path))
+        return pdfium.PdfDocument(path if isinstance(path, bytes) else str(path))
     except pdfium.PdfiumError as exc:
-        raise BadInputError(f"cannot read {path}: corrupt or unreadable PDF ({exc})") from None
+        raise BadInputError(f"cannot read {name or path}: corrupt or unreadable PDF ({exc})") from None
 
 
 def page_count(path: str | Path) -> int:
@@ -46,13 +47,15 @@ def page_count(path: str | Path) -> int:
     return n
 
 
-def render_page(path: str | Path, page: int, dpi: int = RENDER_DPI) -> np.ndarray:
-    """Page `page` (1-based) of the PDF as a BGR uint8 array on a white background."""
-    path = Path(path)
-    pdf = _open(path)
+def render_page(path: str | Path | bytes, page: int, dpi: int = RENDER_DPI, *,
+                name: str | None = None) -> np.ndarray:
+    """Page `page` (1-based) of the PDF (a file, or its bytes named `name`) as a BGR uint8 array on white."""
+    path = path if isinstance(path, bytes) else Path(path)
+    name = name or str(path)
+    pdf = _open(path, name)
     try:
         if not 1 <= page <= len(pdf):
-            raise BadInputError(f"cannot read {path}: no page {page} (the PDF has {len(pdf)})")
+            raise BadInputError(f"cannot read {name}: no page {page} (the PDF has {len(pdf)})")
         pdf_page = pdf[page - 1]
         try:
             w_pt, h_pt = pdf_page.get_size()
@@ -62,7 +65,7 @@ def render_page(path: str | Path, page: int, dpi: int = RENDER_DPI) -> np.ndarra
             bitmap = pdf_page.render(scale=scale, fill_color=(255, 255, 255, 255))
             bgr = bitmap.to_numpy()
         except pdfium.PdfiumError as exc:
-            raise BadInputError(f"cannot read {path} page {page}: cannot render it ({exc})") from None
+            raise BadInputError(f"cannot read {name} page {page}: cannot render it ({exc})") from None
         finally:
             pdf_page.close()
     finally:

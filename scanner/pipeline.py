@@ -6,7 +6,8 @@ the JSON contract documented in the README (issue 3, plus issue 4's "word_list")
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -16,12 +17,12 @@ from scanner import board as boards
 from scanner.detect import find_grids, rectify, turned
 from scanner.engine import get_engine
 from scanner.load import load_image
-from scanner.ocr import read_grid
+from scanner.ocr import GridReading, read_grid
 from scanner.orient import orientation
 from scanner.repair import solve_and_repair
 from scanner.wordlist import read_word_list
 from solver.boggle import boggle
-from solver.errors import NoGridError
+from solver.errors import GridFormatError, NoGridError
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CELL_PX = 64
@@ -58,6 +59,7 @@ class PuzzleResult:
     list_on_page: bool = False  # the word list was read from this page (not from a separate --words-image)
     index: int = 0  # 0 = the largest grid on the page
     timings_ms: dict = field(default_factory=dict)
+    edited: frozenset = frozenset()  # (row, col) cells a user corrected (see resolve): certain, never repaired
 
     @property
     def rows(self) -> int:
@@ -91,6 +93,8 @@ class PuzzleResult:
                            ("load", "detect", "orient", "ocr", "words", "solve", "annotate")},
         }
         out["word_list"] = word_list_json(self.words_source, self.word_list, [r.word for r in self.results])
+        if self.edited:
+            out["grid"]["edited"] = [_rc(cell) for cell in sorted(self.edited)]
         return out
 
 
@@ -115,17 +119,20 @@ def word_list_json(source: str, word_list, words: list[str]) -> dict:
 def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = None, words_source: str = "argument",
                 words_image: np.ndarray | None = None, alphabet: str = DEFAULT_ALPHABET,
                 engine=None, puzzle: str = "auto", min_length: int = 3,
-                dictionary: str | None = None) -> list[PuzzleResult]:
+                dictionary: str | None = None, progress: Callable[[str], None] | None = None) -> list[PuzzleResult]:
     """Find, read and solve every letter grid in a BGR image (largest first), or the Boggle/Wordament board.
 
     `words`: the word list ([] reads the grid only); None reads the list from the page (or from `words_image`, a
     separate picture of the list); on a board, None finds every `dictionary` word of `min_length` letters or more.
     `engine`: an Engine from scanner.engine.get_engine, an engine name, or None for the default.
     `puzzle`: "auto" (a board when the picture holds one), "wordsearch" or "boggle".
+    `progress`: called with the stage about to run ("detect", "ocr", "words", "solve"), e.g. to show it to a user.
     Raises NoGridError when the image holds no letter grid (no board, with puzzle="boggle").
     """
     if engine is None or isinstance(engine, str):
         engine = get_engine(engine or "tesserocr")
+    report = progress or (lambda stage: None)
+    report("detect")
     t0 = time.perf_counter()
     if puzzle != "wordsearch":
         board = boards.find_board(image)
@@ -148,6 +155,7 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
         t0 = time.perf_counter()
         rectified, homography = rectify(image, loc, cell_px=CELL_PX)
         timings["detect"] = round(detect_ms + _ms(t0), 1)
+        report("ocr")
         t0 = time.perf_counter()
         printed = orientation(rectified, loc.rows, loc.cols, CELL_PX, engine, alphabet)
         if printed.turns:
@@ -161,6 +169,7 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
 
         word_list, puzzle_words, puzzle_words_source = None, words, words_source
         if words is None:
+            report("words")
             t0 = time.perf_counter()
             rows_read = ["".join(row) for row in reading.letters]
             if words_image is not None:  # a separate picture of the list: all of it is the list
@@ -171,6 +180,7 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
             timings["words"] = _ms(t0)
             puzzle_words, puzzle_words_source = word_list.words, "image"
 
+        report("solve")
         t0 = time.perf_counter()
         repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
         timings["solve"] = _ms(t0)
@@ -262,10 +272,50 @@ def solve_file(path: str | Path, *, words: list[str] | None = None, words_source
     return image, puzzles
 
 
-def annotate(image: np.ndarray, puzzles: list[PuzzleResult]) -> np.ndarray:
-    """Draw the answers on the original image (see scanner.annotate) and record the time in each puzzle."""
+def annotate(image: np.ndarray, puzzles: list[PuzzleResult], *, only: str | None = None) -> np.ndarray:
+    """Draw the answers (or `only` that word's) on the original image (see scanner.annotate) and record the time
+    in each puzzle."""
     t0 = time.perf_counter()
-    out = draw_answers(image, puzzles)
+    out = draw_answers(image, puzzles, only=only)
     for puzzle in puzzles:
         puzzle.timings_ms["annotate"] = _ms(t0)
     return out
+
+
+def resolve(puzzle: PuzzleResult, *, letters=None, words: list[str] | None = None) -> PuzzleResult:
+    """Solve a puzzle again after a person corrected its letters and/or its word list, without reading the image.
+
+    `letters`: the whole grid as it should read (rows as strings or lists of letters); each cell that differs from
+    `puzzle.letters` is a correction, taken as certain (confidence 1, never repaired away), and stays so in later
+    calls. `words`: the new word list (None keeps it). Location, homography and the OCR's reading of the other
+    cells are kept, so `annotate` draws the new answers on the original image. Raises GridFormatError for a grid
+    of the wrong shape or a cell that is not one letter.
+    """
+    t0 = time.perf_counter()
+    read = [list(row) for row in puzzle.reading.letters]
+    confidence = np.array(puzzle.reading.confidence, dtype=float)
+    alternatives = [[dict(cell) for cell in row] for row in puzzle.reading.alternatives]
+    edited = set(puzzle.edited)
+    if letters is not None:
+        grid = [list(row) for row in letters]
+        if len(grid) != puzzle.rows or any(len(row) != puzzle.cols for row in grid):
+            raise GridFormatError(f"the grid must stay {puzzle.rows}x{puzzle.cols}")
+        for r, row in enumerate(grid):
+            for c, letter in enumerate(row):
+                letter = str(letter).upper()
+                if letter == puzzle.letters[r][c]:
+                    continue
+                if len(letter) != 1 or not letter.isalpha():
+                    raise GridFormatError(f"cell ({r}, {c}) must be one letter, not {letter!r}")
+                read[r][c], confidence[r, c], alternatives[r][c] = letter, 1.0, {letter: 1.0}
+                edited.add((r, c))
+    changes = {}
+    if words is not None:
+        changes = {"word_list": None, "words_source": "argument", "list_on_page": False}
+    else:
+        words = [res.word for res in puzzle.results]
+    repaired = solve_and_repair(read, words, confidence, alternatives, keep=edited)
+    timings = dict(puzzle.timings_ms, solve=_ms(t0), annotate=None)
+    return replace(puzzle, reading=GridReading(read, confidence, alternatives), results=repaired.results,
+                   letters=repaired.letters, corrections=repaired.corrections, edited=frozenset(edited),
+                   timings_ms=timings, **changes)

@@ -11,6 +11,7 @@ a cell.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -77,13 +78,14 @@ def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confiden
 
 
 def solve_and_repair(letters: list[list[str]], words: list[str], confidence: np.ndarray,
-                     alternatives=None) -> Repaired:
+                     alternatives=None, keep: Iterable[tuple[int, int]] = ()) -> Repaired:
     """Find `words` in the read grid, repairing at most one misread cell per word and round.
 
     Corrections made in one round are in the grid for the next (up to MAX_ROUNDS), so a word with two misread
     cells is found when another word has already corrected one of them; its result lists every cell where the
     OCR's letter differs from the word's. `letters`: R x C single letters; `confidence`: (R, C) 0..1;
-    `alternatives`: R x C dicts {letter: confidence}.
+    `alternatives`: R x C dicts {letter: confidence}; `keep`: cells known to be right (a user's correction), never
+    repaired.
     """
     read = [list(row) for row in letters]
     if not words:
@@ -92,6 +94,7 @@ def solve_and_repair(letters: list[list[str]], words: list[str], confidence: np.
     grid = [row[:] for row in read]
     # Cells an exact hit relies on keep their letter.
     fixed = {tuple(cell): read[cell[0]][cell[1]] for res in results if res.found for cell in res.cells}
+    fixed.update({(int(r), int(c)): read[r][c] for r, c in keep})
     final = list(results)
     missing = [i for i, res in enumerate(results) if not res.found]
     corrections: dict[tuple[int, int], Mismatch] = {}

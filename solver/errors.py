@@ -29,6 +29,14 @@ class BadInputError(WordSearchError):
     exit_code = 3
 
 
+class NotAnImageError(BadInputError):
+    """An input file is not an image (or PDF) of a type we read."""
+
+
+class TooLargeError(BadInputError):
+    """An input is over a size limit (bytes, or pixels: the decompression-bomb guard)."""
+
+
 class GridFormatError(BadInputError):
     """A text grid is ragged, empty or holds characters that are not letters."""
 

@@ -111,3 +111,17 @@ def test_word_list_region_is_framed_when_read_from_the_image(page):
     assert changed[650, 350:550].mean() > 0.9 and changed[660:680, 300].mean() > 0.9
     plain = annotate(image, [puzzle_for(H, ["CAT"], word_list=word_list, words_source="image")])  # other image
     assert not np.any(plain[640:700, 290:610] != image[640:700, 290:610])
+
+
+def test_one_word_alone_keeps_its_colour(page):
+    """`only`: the word's ellipse alone, pixel for pixel as among all the answers; no legend for missing words."""
+    image, H = page
+    puzzle = puzzle_for(H, ["CAT", "OPEN", "ZEBRA"])
+    every = annotate(image, [puzzle])
+    alone = annotate(image, [puzzle], only="OPEN")
+    assert alone.shape == image.shape  # ZEBRA is not found, but no legend is added
+    outline = np.round(to_image(word_ellipse(puzzle.results[1].start, puzzle.results[1].end, CELL), H)).astype(int)
+    xs, ys = outline.T
+    assert np.array_equal(alone[ys, xs], every[ys, xs])  # OPEN drawn in its own colour, the same pixels
+    cat = np.round(to_image(word_ellipse(puzzle.results[0].start, puzzle.results[0].end, CELL), H)).astype(int)
+    assert (alone[cat[:, 1], cat[:, 0]] != every[cat[:, 1], cat[:, 0]]).any()  # CAT is not drawn
