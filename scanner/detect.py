@@ -111,24 +111,9 @@ class _Lattice:
 
 
 def find_grids(image: np.ndarray) -> list[GridLocation]:
-    """Every letter grid on the page (BGR or grey image), largest first; [] when there is none.
-
-    A page where nothing is found is searched once more turned a quarter turn: the checks that keep lines of
-    text out of a grid look along rows, and a sideways photo can fail them where the upright one would not
-    (a 20x20 corpus screenshot turned 90 degrees). Which way up the grid is printed is decided later
-    (scanner.orient), from its letters."""
+    """Every letter grid on the page (BGR or grey image), largest first; [] when there is none."""
     if image.ndim == 3 and image.shape[2] == 4:
         image = image[:, :, :3]  # BGRA: the letters are in the colour channels
-    grids = _find_grids(image)
-    if grids:
-        return grids
-    width = image.shape[1]
-    back = np.array([[0.0, -1.0, width], [1.0, 0.0, 0.0]])  # turned (x, y) -> original (width - y, x)
-    return [GridLocation(np.c_[loc.corners, np.ones(4)] @ back.T, loc.rows, loc.cols, loc.inverted)
-            for loc in _find_grids(np.ascontiguousarray(np.rot90(image)))]
-
-
-def _find_grids(image: np.ndarray) -> list[GridLocation]:
     long_side = max(image.shape[:2])
     scale = 1.0
     if long_side > WORK_SIDE:
