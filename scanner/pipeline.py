@@ -16,9 +16,11 @@ from scanner.detect import find_grids, rectify
 from scanner.engine import get_engine
 from scanner.load import load_image
 from scanner.ocr import read_grid
-from scanner.repair import solve_and_repair
+from scanner.repair import Repaired, solve_and_repair
 from scanner.wordlist import read_word_list
-from solver.errors import NoGridError
+from solver.dictionary import hidden_vocabulary
+from solver.errors import BadInputError, NoGridError, NoWordsError
+from solver.hidden import DEFAULT_MIN_LENGTH, find_hidden, unused_letters
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CELL_PX = 64
@@ -49,10 +51,22 @@ class PuzzleResult:
     homography: np.ndarray  # input-image pixels -> rectified pixels
     cell_px: int
     word_list: object | None = None  # scanner.wordlist.WordList when the list was read from an image
-    words_source: str = "argument"  # "argument" | "file" | "image"
+    words_source: str = "argument"  # "argument" | "file" | "image" | "none" (no list: dictionary words found)
     list_on_page: bool = False  # the word list was read from this page (not from a separate --words-image)
     index: int = 0  # 0 = the largest grid on the page
     timings_ms: dict = field(default_factory=dict)
+    dictionary: str | None = None  # no list: the word file searched instead (None: the shipped dictionary)
+    min_length: int = DEFAULT_MIN_LENGTH
+
+    @property
+    def hidden(self) -> bool:
+        """No list was given or found: the results are the dictionary words hidden in the grid."""
+        return self.words_source == "none"
+
+    @property
+    def unused_letters(self) -> str | None:
+        """The letters no found word uses, in reading order (a hidden message); None without a list."""
+        return None if self.hidden or not self.results else unused_letters(self.letters, self.results)
 
     @property
     def rows(self) -> int:
@@ -80,11 +94,15 @@ class PuzzleResult:
                 "inverted": bool(self.location.inverted),
                 "low_confidence": [_rc(cell) for cell in self.low_confidence()],
             },
-            "words": [word_json(res) for res in self.results],
+            "words": [word_json(res) | {"source": "dictionary" if self.hidden else "list"} for res in self.results],
+            "unused_letters": self.unused_letters,
             "timings_ms": {stage: self.timings_ms.get(stage) for stage in
                            ("load", "detect", "ocr", "words", "solve", "annotate")},
         }
         out["word_list"] = word_list_json(self.words_source, self.word_list, [r.word for r in self.results])
+        if self.hidden:
+            out["word_list"] = {"source": "none", "entries": [], "region": None,
+                                "dictionary": self.dictionary or "shipped", "min_length": self.min_length}
         return out
 
 
@@ -108,11 +126,13 @@ def word_list_json(source: str, word_list, words: list[str]) -> dict:
 
 def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = None, words_source: str = "argument",
                 words_image: np.ndarray | None = None, alphabet: str = DEFAULT_ALPHABET,
-                engine=None) -> list[PuzzleResult]:
+                engine=None, min_length: int = DEFAULT_MIN_LENGTH, dictionary: str | None = None) -> list[PuzzleResult]:
     """Find, read and solve every letter grid in a BGR image (largest first).
 
     `words`: the word list ([] reads the grid only); None reads the list from the page (or from `words_image`, a
     separate picture of the list).
+    When no list is found on the page, the grid's dictionary words of `min_length`+ letters are found instead
+    (`dictionary`: a word file; None: the shipped one) and the puzzle's words_source is "none".
     `engine`: an Engine from scanner.engine.get_engine, an engine name, or None for the default.
     Raises NoGridError when the image holds no letter grid.
     """
@@ -142,31 +162,42 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
                 word_list = read_word_list(words_image, None, rows_read, source=source, engine=engine)
             else:
                 others = [other for other in locations if other is not loc]
-                word_list = read_word_list(image, loc, rows_read, source=source, engine=engine, other_grids=others)
+                try:
+                    word_list = read_word_list(image, loc, rows_read, source=source, engine=engine,
+                                               other_grids=others)
+                except NoWordsError:
+                    puzzle_words_source = "none"
             timings["words"] = _ms(t0)
-            puzzle_words, puzzle_words_source = word_list.words, "image"
+            if word_list is not None:
+                puzzle_words, puzzle_words_source = word_list.words, "image"
 
         t0 = time.perf_counter()
-        repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
+        if puzzle_words_source == "none":
+            repaired = Repaired(find_hidden(reading.letters, hidden_vocabulary(dictionary), min_length=min_length),
+                                [list(row) for row in reading.letters], [])
+        else:
+            repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
         timings["solve"] = _ms(t0)
         puzzles.append(PuzzleResult(
             source=source, location=loc, reading=reading, results=repaired.results, letters=repaired.letters,
             corrections=repaired.corrections, homography=homography, cell_px=CELL_PX, word_list=word_list,
             words_source=puzzle_words_source, list_on_page=word_list is not None and words_image is None,
-            index=index, timings_ms=timings))
+            index=index, timings_ms=timings, dictionary=dictionary, min_length=min_length))
     return puzzles
 
 
 def solve_file(path: str | Path, *, words: list[str] | None = None, words_source: str = "argument",
                words_image: str | Path | None = None, alphabet: str = DEFAULT_ALPHABET,
-               engine=None) -> tuple[np.ndarray, list[PuzzleResult]]:
-    """Load an image file (EXIF orientation applied) and solve it: (the upright image, its puzzles)."""
+               engine=None, **hidden) -> tuple[np.ndarray, list[PuzzleResult]]:
+    """Load an image file (EXIF orientation applied) and solve it: (the upright image, its puzzles).
+
+    `hidden`: min_length and dictionary for a puzzle without a list (see solve_image)."""
     t0 = time.perf_counter()
     image = load_image(path)
     load_ms = _ms(t0)
     list_image = load_image(words_image) if words_image is not None else None
     puzzles = solve_image(image, source=str(path), words=words, words_source=words_source,
-                          words_image=list_image, alphabet=alphabet, engine=engine)
+                          words_image=list_image, alphabet=alphabet, engine=engine, **hidden)
     for puzzle in puzzles:
         puzzle.timings_ms["load"] = load_ms
     return image, puzzles
@@ -178,4 +209,43 @@ def annotate(image: np.ndarray, puzzles: list[PuzzleResult]) -> np.ndarray:
     out = draw_answers(image, puzzles)
     for puzzle in puzzles:
         puzzle.timings_ms["annotate"] = _ms(t0)
+    return out
+
+
+def solve_document(path: str | Path, *, page: int | None = None, words_image: str | Path | None = None,
+                   **options) -> list[tuple[int | None, np.ndarray | None, list[PuzzleResult]]]:
+    """Solve an image file, or every page of a PDF (only page `page`, 1-based, when given).
+
+    Returns (page number or None for an image, the page's image, its puzzles) per page; a PDF page without a
+    grid comes back as (page, None, []) unless it was asked for by number. `options`: as solve_image.
+    Raises BadInputError for a page number the document does not have, NoGridError when no page holds a grid.
+    """
+    from scanner import pdf
+
+    if not pdf.is_pdf(path):
+        if page not in (None, 1):
+            raise BadInputError(f"cannot read {path}: no page {page} (an image has one page)")
+        image, puzzles = solve_file(path, words_image=words_image, **options)
+        return [(None, image, puzzles)]
+    count = pdf.page_count(path)
+    if page is not None and not 1 <= page <= count:
+        raise BadInputError(f"cannot read {path}: no page {page} (the PDF has {count})")
+    list_image = load_image(words_image) if words_image is not None else None
+    out = []
+    for number in [page] if page is not None else range(1, count + 1):
+        t0 = time.perf_counter()
+        image = pdf.render_page(path, number)
+        load_ms = _ms(t0)
+        try:
+            puzzles = solve_image(image, source=f"{path} page {number}", words_image=list_image, **options)
+        except NoGridError:
+            if page is not None or count == 1:
+                raise
+            out.append((number, None, []))
+            continue
+        for puzzle in puzzles:
+            puzzle.timings_ms["load"] = load_ms
+        out.append((number, image, puzzles))
+    if not any(puzzles for _, _, puzzles in out):
+        raise NoGridError(f"no letter grid found in {path} (on any of its {count} pages)")
     return out
