@@ -74,6 +74,9 @@ HIDDEN_MIN_ZIPF = {5: 3.0, 6: 2.5}
 added from wordfreq at least ``HIDDEN_EXTRA_ZIPF``: short rare words are what random letters spell by chance
 (bench/hidden_words.py)."""
 HIDDEN_EXTRA_ZIPF = 3.0
+HIDDEN_LONG = (8, 2.5)
+"""Words of 8+ letters that wordfreq rates at least Zipf 2.5 are added whatever web2 says (SEAHORSE, BACKPACK):
+random letters almost never spell a word that long."""
 _ENDINGS = ("S", "ES", "ED", "D", "ING")
 
 
@@ -106,7 +109,8 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
         if not words:
             raise NoWordsError(f"{path} holds no words made of letters")
         return tuple(sorted(words, key=lambda w: -freq.get(w, 0.0)))
-    key = f"hidden-{version('english-words')}-{version('wordfreq')}-{HIDDEN_EXTRA_ZIPF}-{sorted(HIDDEN_MIN_ZIPF.items())}"
+    key = (f"hidden-{version('english-words')}-{version('wordfreq')}-{HIDDEN_EXTRA_ZIPF}-{HIDDEN_LONG}-"
+           f"{sorted(HIDDEN_MIN_ZIPF.items())}")
     cached = cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:16] + f"-hidden-v{FORMAT}.txt")
     try:
         return tuple(cached.read_text(encoding="ascii").split())
@@ -117,9 +121,12 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
     base = set(shipped_words())
     web2 = {w.upper() for w in get_english_words_set(["web2"], alpha=True) if w.isascii()}
     extra_min = 10 ** (HIDDEN_EXTRA_ZIPF - 9)
+    long_min = 10 ** (HIDDEN_LONG[1] - 9)
     extra = {w for w, f in freq.items() if f >= extra_min and len(w) >= 2 and w not in base
              and (w in web2 or any(s in base for s in _stems(w)))}
-    words = base | extra
+    extra |= {w for w, f in freq.items() if f >= long_min and len(w) >= HIDDEN_LONG[0]}
+    # A 5-letter plural or past form of a shorter word is mostly that word plus a filler letter (LAWNS, EDGED).
+    words = {w for w in base | extra if not (len(w) <= 5 and any(s in base for s in _stems(w)))}
     floors = {n: 10 ** (z - 9) for n, z in HIDDEN_MIN_ZIPF.items()}
     words = [w for w in words if freq.get(w, 0.0) >= floors.get(len(w), 0.0)]
     words = tuple(sorted(words, key=lambda w: (-freq.get(w, 0.0), w)))

@@ -6,8 +6,9 @@ the hits are read the way a person checking the answer expects:
 * two common words end to end on one line are one compound (GRIZZLY BEAR, BLACK HOLE), as puzzles print them;
 * a plural or past form whose stem is itself a hit at the same place counts as the stem (PLANET followed by a
   chance S is PLANET): themed lists are mostly singular, and a filler S after a word is common;
-* a word lying wholly inside a longer kept one is dropped (TEACH inside TEACHER, STAR inside STARFISH), and of two
-  words on the same cells (a word and its reversal, a palindrome read both ways) only the commoner is kept.
+* a word sharing two or more cells with a longer kept one (so lying along it) is dropped: inside it (TEACH in
+  TEACHER, STAR in STARFISH) or running on past its end (RANGER from ORANGE + R), as is the second of two words
+  on the same cells (a word and its reversal, a palindrome read both ways; the commoner is kept).
 """
 from __future__ import annotations
 
@@ -83,10 +84,8 @@ def as_stems(hits: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]:
 
 
 def outermost(hits: dict[str, list[Occurrence]], rank: dict[str, int]) -> list[WordResult]:
-    """Keep the hits no longer (or equally long but commoner, by ``rank``: lower is commoner) hit covers.
-
-    Longest first: a hit is kept unless its cells are a subset of a kept hit's cells.
-    """
+    """Keep the hits that do not lie along a longer (or equally long but commoner, by ``rank``: lower is commoner)
+    kept hit: longest first, a hit sharing 2+ cells with a kept one is dropped."""
     order = sorted(((word, occ) for word, occs in hits.items() for occ in occs),
                    key=lambda h: (-len(h[1].cells), rank.get(h[0], len(rank)), h[1].start,
                                   READING_ORDER.index(h[1].direction)))
@@ -94,7 +93,7 @@ def outermost(hits: dict[str, list[Occurrence]], rank: dict[str, int]) -> list[W
     covers: list[frozenset] = []
     for word, occ in order:
         cells = frozenset(occ.cells)
-        if not any(cells <= other for other in covers):
+        if not any(len(cells & other) >= 2 for other in covers):
             covers.append(cells)
             kept.setdefault(word, []).append(occ)
     return [WordResult(word, sorted(kept[word], key=lambda o: (o.start, READING_ORDER.index(o.direction))))
