@@ -6,11 +6,12 @@ import sys
 from pathlib import Path
 
 import click
+import numpy as np
 
 from solver.cli import boggle_command, solve_text
-from solver.hidden import DEFAULT_MIN_LENGTH
 from solver.errors import NoWordsError, PartialFailure, WordSearchError
 from solver.files import check_not_input, read_word_file, split_words, write_bytes_atomic
+from solver.hidden import DEFAULT_MIN_LENGTH
 
 EXIT_CODES_HELP = """\b
 Exit codes:
@@ -106,7 +107,7 @@ def solve_command(image: Path, page: int | None, words_text: str | None, words_f
             click.echo(f"wrote {path}", err=to_stderr)
 
 
-def encode_pages(pages: list[tuple[int | None, "np.ndarray"]], output: Path, inputs: list[Path]) -> dict[Path, bytes]:
+def encode_pages(pages: list[tuple[int | None, np.ndarray]], output: Path, inputs: list[Path]) -> dict[Path, bytes]:
     """The annotated pages encoded for -o: one file, a PDF with one page each (OUT.pdf), or OUT-pN.png per page
     (the batch mode's naming) when several pages go to an image type."""
     from scanner import pdf
