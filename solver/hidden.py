@@ -12,8 +12,11 @@ the hits are read the way a person checking the answer expects:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+from collections import ChainMap
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from solver.grid import DIRECTIONS, READING_ORDER, make_grid
 from solver.results import Occurrence, WordResult
@@ -37,21 +40,30 @@ def find_hidden(rows, vocabulary: Sequence[str], *, min_length: int = DEFAULT_MI
     One WordResult per word, longest first then alphabetical, each with its kept occurrences.
     """
     grid = make_grid(rows)
-    shortest = min(min_length, PART_LENGTHS[0])
-    words = tuple(w for w in vocabulary if len(w) >= shortest)
-    rank = {w: i for i, w in enumerate(words)}
-    spelled = {p: w for w in words for p in grid.patterns(w)}  # tiles such as QU: a word may have several spellings
-    found = find_exact(grid, list(spelled), parse_directions(directions))
+    words, rank = _searched(tuple(vocabulary), min(min_length, PART_LENGTHS[0]))
+    if grid.multi:  # tiles such as QU: a word may have several spellings
+        spelled = {p: w for w in words for p in grid.patterns(w)}
+        found = find_exact(grid, list(spelled), parse_directions(directions))
+    else:
+        spelled, found = {}, find_exact(grid, words, parse_directions(directions))
     hits: dict[str, list[Occurrence]] = {}
     for pattern, occurrences in found.items():
-        hits.setdefault(spelled[pattern], []).extend(occurrences)
+        hits.setdefault(spelled.get(pattern, pattern), []).extend(occurrences)
     parts = {w: occs for w, occs in hits.items() if rank[w] < PART_MAX_RANK and len(w) in PART_LENGTHS}
     hits = {w: occs for w, occs in hits.items() if len(w) >= min_length}
+    joined = {}
     for word, occs in compounds(parts).items():
         if len(word.replace(" ", "")) >= min_length:
             hits.setdefault(word, []).extend(occs)
-            rank[word] = max(rank[w] for w in word.split())
-    return outermost(as_stems(hits), rank)
+            joined[word] = max(rank[w] for w in word.split())
+    return outermost(as_stems(hits), ChainMap(joined, rank))
+
+
+@lru_cache(maxsize=4)
+def _searched(vocabulary: tuple[str, ...], shortest: int) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The words of ``shortest``+ letters and their ranks (kept: the same vocabulary is searched grid after grid)."""
+    words = tuple(w for w in vocabulary if len(w) >= shortest)
+    return words, {w: i for i, w in enumerate(words)}
 
 
 def compounds(parts: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]:
@@ -83,11 +95,11 @@ def as_stems(hits: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]:
     return out
 
 
-def outermost(hits: dict[str, list[Occurrence]], rank: dict[str, int]) -> list[WordResult]:
+def outermost(hits: dict[str, list[Occurrence]], rank: Mapping[str, int]) -> list[WordResult]:
     """Keep the hits that do not lie along a longer (or equally long but commoner, by ``rank``: lower is commoner)
     kept hit: longest first, a hit sharing 2+ cells with a kept one is dropped."""
     order = sorted(((word, occ) for word, occs in hits.items() for occ in occs),
-                   key=lambda h: (-len(h[1].cells), rank.get(h[0], len(rank)), h[1].start,
+                   key=lambda h: (-len(h[1].cells), rank.get(h[0], math.inf), h[1].start,
                                   READING_ORDER.index(h[1].direction)))
     kept: dict[str, list[Occurrence]] = {}
     covers: list[frozenset] = []

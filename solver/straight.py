@@ -31,7 +31,7 @@ def find_exact(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
 
     ``wrap``: lines continue at the opposite edge (a word still uses each cell at most once).
     """
-    patterns = list(dict.fromkeys(p for p in patterns if p))
+    patterns = _distinct(tuple(patterns))
     if not patterns:
         return {}
     if wrap or len(patterns) < DENSE_MIN_PATTERNS:
@@ -56,7 +56,13 @@ def find_exact(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
     return found
 
 
-def _walk(grid: Grid, patterns: list[str], directions: list[str], wrap: bool) -> Hits:
+@lru_cache(maxsize=2)
+def _distinct(patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """The non-empty patterns, each once, in order (kept: a dictionary is searched grid after grid)."""
+    return tuple(dict.fromkeys(p for p in patterns if p))
+
+
+def _walk(grid: Grid, patterns: tuple[str, ...], directions: list[str], wrap: bool) -> Hits:
     """Vectorised trie walk over a padded grid (zeros, or wrapped copies) so that no step needs a bounds check."""
     rows, cols = grid.shape
     pad = max(len(p) for p in patterns) - 1 if wrap else 1
@@ -151,7 +157,7 @@ def _trie_table(patterns: list[str], alphabet: np.ndarray) -> tuple[np.ndarray, 
 @lru_cache(maxsize=2)
 def _prepared(patterns: tuple[str, ...]) -> tuple:
     """The transition table of ``patterns`` and its q-letter prefix tables, kept for the next grid searched with
-    the same patterns (a dictionary's table takes ~150 ms to build, its search of a 15x15 grid ~50 ms)."""
+    the same patterns (a dictionary's table takes ~150 ms to build, its search of a 15x15 grid a few ms)."""
     alphabet = np.array(sorted(map(ord, set("".join(patterns)))))
     size = len(alphabet) + 1  # column 0: a letter no pattern uses (or the padding)
     table, has_children, word = _trie_table(list(patterns), alphabet)
@@ -166,7 +172,7 @@ def _prepared(patterns: tuple[str, ...]) -> tuple:
     return alphabet, table, has_children, word, prefix, short
 
 
-def _dense(grid: Grid, patterns: list[str], directions: list[str]) -> Hits:
+def _dense(grid: Grid, patterns: tuple[str, ...], directions: list[str]) -> Hits:
     """Level-synchronous walk of the trie as a transition table, one direction at a time over all cells.
 
     The first ``q`` letters of every (start, direction) are read at once through shifted views of the grid and
