@@ -20,7 +20,7 @@ Exit codes:
   2  bad command-line usage
   3  bad input (missing/corrupt/non-image file, ragged grid, bad word list)
   4  no letter grid found in the image
-  5  nothing to search for (empty word list, no list found in the image)
+  5  nothing to search for (empty word list, no list in a --words-image picture)
   6  OCR engine (Tesseract) missing or unusable
   7  output cannot be written (or would overwrite an input)
   8  batch finished but some inputs failed
