@@ -161,3 +161,22 @@ def test_solve_one_page_of_a_pdf(two_page_pdf, tmp_path, capsys):
     assert doc["page"] == 2 and doc["grid"]["letters"] == puzzles[1].grid and out.is_file()
     assert main(["solve", str(path), "--page", "3", "--words", "A"]) == 3
     assert capsys.readouterr().err.strip() == f"wordsearch: error: cannot read {path}: no page 3 (the PDF has 2)"
+
+
+def test_pdf_pages_without_a_grid_are_skipped(two_page_pdf, tmp_path, capsys):
+    """A blank cover page is skipped with a line saying so and the puzzle page is solved; --page on an image other
+    than 1 is one line and exit code 3."""
+    path, puzzles = two_page_pdf
+    blank = Image.new("RGB", (1240, 1754), "white")
+    first = Image.fromarray(pdf.render_page(path, 1, dpi=150)[:, :, ::-1])  # page 1 of the worksheet
+    doc_path = tmp_path / "cover.pdf"
+    blank.save(doc_path, save_all=True, append_images=[first], resolution=150)
+    assert main(["solve", str(doc_path), "--words", ",".join(puzzles[0].words), "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert doc["page"] == 2 and doc["grid"]["letters"] == puzzles[0].grid
+    assert f"{doc_path} page 1: no letter grid found (skipped)" in captured.err.splitlines()
+    png = tmp_path / "page.png"
+    blank.save(png)
+    assert main(["solve", str(png), "--page", "2"]) == 3
+    assert capsys.readouterr().err.strip() == f"wordsearch: error: cannot read {png}: no page 2 (an image has one page)"
