@@ -96,10 +96,11 @@ def as_stems(hits: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]:
 
 
 def outermost(hits: dict[str, list[Occurrence]], rank: Mapping[str, int]) -> list[WordResult]:
-    """Keep the hits that do not lie along a longer (or equally long but commoner, by ``rank``: lower is commoner)
-    kept hit: longest first, a hit sharing 2+ cells with a kept one is dropped."""
+    """Keep the hits that do not lie along a longer (or equally long: a single word before a compound, then the
+    commoner by ``rank``, lower is commoner) kept hit: longest first, a hit sharing 2+ cells with a kept one is
+    dropped (PASSPORT, not PASS PORT)."""
     order = sorted(((word, occ) for word, occs in hits.items() for occ in occs),
-                   key=lambda h: (-len(h[1].cells), rank.get(h[0], math.inf), h[1].start,
+                   key=lambda h: (-len(h[1].cells), " " in h[0], rank.get(h[0], math.inf), h[1].start,
                                   READING_ORDER.index(h[1].direction)))
     kept: dict[str, list[Occurrence]] = {}
     covers: list[frozenset] = []

@@ -13,7 +13,8 @@ from solver.dictionary import hidden_vocabulary
 from solver.hidden import find_hidden, unused_letters
 from solver import solve
 
-VOCABULARY = ("TEACH", "TEACHER", "PLANET", "BLACK", "HOLE", "STOOL", "LOOTS", "LEVEL", "RADAR")
+VOCABULARY = ("PASS", "TEACH", "PORT", "TEACHER", "PLANET", "BLACK", "HOLE", "STOOL", "LOOTS", "LEVEL", "RADAR",
+              "PASSPORT")
 
 
 def found(rows, **kw) -> dict[str, list[tuple]]:
@@ -23,15 +24,18 @@ def found(rows, **kw) -> dict[str, list[tuple]]:
 def test_hidden_words_are_read_as_a_person_would():
     """A word inside a longer one is not reported (TEACH in TEACHER), a plural counts as its stem when the stem is a
     word (PLANET + S), two common words end to end are one compound (BLACK HOLE), a reversal on the same cells
-    (STOOL/LOOTS) and a palindrome read both ways (LEVEL) are reported once."""
+    (STOOL/LOOTS) and a palindrome read both ways (LEVEL) are reported once; a word is not split into a compound
+    of two commoner words (PASSPORT, not PASS PORT)."""
     rows = ["TEACHERXX",
             "PLANETSXX",
             "BLACKHOLE",
             "STOOLXXXX",
-            "LEVELXXXX"]
+            "LEVELXXXX",
+            "PASSPORTX"]
     assert found(rows) == {"BLACK HOLE": [((2, 0), "E")], "TEACHER": [((0, 0), "E")], "PLANET": [((1, 0), "E")],
-                           "STOOL": [((3, 0), "E")], "LEVEL": [((4, 0), "E")]}
-    assert found(rows, min_length=7) == {"BLACK HOLE": [((2, 0), "E")], "TEACHER": [((0, 0), "E")]}
+                           "STOOL": [((3, 0), "E")], "LEVEL": [((4, 0), "E")], "PASSPORT": [((5, 0), "E")]}
+    assert found(rows, min_length=7) == {"BLACK HOLE": [((2, 0), "E")], "TEACHER": [((0, 0), "E")],
+                                         "PASSPORT": [((5, 0), "E")]}
 
 
 def test_hidden_words_spell_themselves_in_all_directions():
