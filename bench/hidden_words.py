@@ -6,7 +6,10 @@ at all, uniform or English letters. Sizes 10x10-25x25 (rows and columns drawn se
 letters counts as found when a reported word lies exactly on its cells; every other reported occurrence is a
 chance (false) word. Times are process CPU time per grid, medians, with the vocabulary's search table built.
 
-    .venv/bin/python bench/hidden_words.py [--grids 100] [--seed 7]
+    .venv/bin/python bench/hidden_words.py [--grids 100] [--seed 7] [--pages 10]
+
+--pages N also runs the whole image pipeline (detect, OCR, list reading, hidden words) on the first N
+``random_case`` pages (seeds 1000 on) printed without a list, and scores them the same way.
 """
 from __future__ import annotations
 
@@ -72,10 +75,40 @@ def substrings_baseline(rows: list[str], words: set[str], min_length: int) -> in
     return hits
 
 
+def pages(n: int) -> None:
+    """End to end: random_case pages without a printed list, through scanner.pipeline.solve_image."""
+    from scanner.pipeline import solve_image
+    from scanner.synth import random_case
+
+    print()
+    print("| seed | kind | list | placed 5+ found | chance words | seconds |")
+    print("|---:|---|---|---:|---:|---:|")
+    found = total = chance = done = 0
+    seed = 1000
+    while done < n:
+        image, truth = random_case(seed)
+        seed += 1
+        if truth["case"]["page"]["word_list_layout"] != "none":
+            continue
+        placed = [frozenset(map(tuple, p["cells"])) for p in truth["placements"]
+                  if len(letters_of(p["word"])) >= 5]
+        t0 = time.perf_counter()
+        puzzle = solve_image(image, source=str(seed - 1))[0]
+        seconds = time.perf_counter() - t0
+        cells = [frozenset(map(tuple, o.cells)) for r in puzzle.results for o in r.occurrences]
+        hit, extra = sum(p in cells for p in placed), sum(c not in placed for c in cells)
+        kind = "photo" if "photo" in truth["case"] else "scan" if "scan" in truth["case"] else "page"
+        listed = "none found" if puzzle.hidden else "one read (wrongly)"
+        print(f"| {seed - 1} | {kind} | {listed} | {hit}/{len(placed)} | {extra} | {seconds:.1f} |")
+        found, total, chance, done = found + hit, total + len(placed), chance + extra, done + 1
+    print(f"| all | | | {found}/{total} ({100 * found / total:.1f}%) | {chance / n:.2f} per page | |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--grids", type=int, default=100, help="grids of each kind (default 100)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--pages", type=int, default=0, help="also run the image pipeline on N generated pages")
     args = ap.parse_args()
     vocabulary = hidden_vocabulary()
     data = cases(args.grids, args.seed)
@@ -117,6 +150,8 @@ def main() -> None:
             base.append(time.process_time() - t0)
         o, b = statistics.median(ours) * 1000, statistics.median(base) * 1000
         print(f"| {size}x{size} | {o:.0f} ms | {b:.0f} ms | {b / o:.1f}x |")
+    if args.pages:
+        pages(args.pages)
 
 
 if __name__ == "__main__":

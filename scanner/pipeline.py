@@ -131,7 +131,8 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
 
     `words`: the word list ([] reads the grid only); None reads the list from the page (or from `words_image`, a
     separate picture of the list).
-    When no list is found on the page, the grid's dictionary words of `min_length`+ letters are found instead
+    When no list is found on the page (or none of what was read is in the grid: instructions, a caption), the
+    grid's dictionary words of `min_length`+ letters are found instead
     (`dictionary`: a word file; None: the shipped one) and the puzzle's words_source is "none".
     `engine`: an Engine from scanner.engine.get_engine, an engine name, or None for the default.
     Raises NoGridError when the image holds no letter grid.
@@ -172,11 +173,13 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
                 puzzle_words, puzzle_words_source = word_list.words, "image"
 
         t0 = time.perf_counter()
+        if puzzle_words_source != "none":
+            repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
+            if word_list is not None and words_image is None and not any(r.found for r in repaired.results):
+                word_list, puzzle_words_source = None, "none"  # text read on the page that this grid holds none of
         if puzzle_words_source == "none":
             repaired = Repaired(find_hidden(reading.letters, hidden_vocabulary(dictionary), min_length=min_length),
                                 [list(row) for row in reading.letters], [])
-        else:
-            repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
         timings["solve"] = _ms(t0)
         puzzles.append(PuzzleResult(
             source=source, location=loc, reading=reading, results=repaired.results, letters=repaired.letters,

@@ -67,11 +67,13 @@ def test_unused_letters_spell_the_hidden_message():
 
 @pytest.fixture(scope="module")
 def message_page(tmp_path_factory):
-    """A rendered page without a printed list whose free cells spell a message."""
+    """A rendered page without a printed list (only a line of instructions, which is not a list) whose free cells
+    spell a message."""
     rng = np.random.default_rng(3)
     words = ["APPLE", "LEMON", "MANGO", "PEACH", "GRAPE", "MELON", "CHERRY"]
     puzzle = synth.make_puzzle(rng, 10, 10, words, message="YOU FOUND THEM ALL")
-    image, truth = synth.render_page(puzzle, cell_px=40, word_list_layout="none", title=None)
+    image, truth = synth.render_page(puzzle, cell_px=40, word_list_layout="none", title=None,
+                                     instructions="Find and circle all of the words hidden in the grid.")
     path = tmp_path_factory.mktemp("hidden") / "page.png"
     Image.fromarray(image[:, :, ::-1]).save(path)
     return path, puzzle
@@ -184,3 +186,18 @@ def test_pdf_pages_without_a_grid_are_skipped(two_page_pdf, tmp_path, capsys):
     blank.save(png)
     assert main(["solve", str(png), "--page", "2"]) == 3
     assert capsys.readouterr().err.strip() == f"wordsearch: error: cannot read {png}: no page 2 (an image has one page)"
+
+
+def test_text_that_the_grid_holds_none_of_is_not_a_list():
+    """A generated page (random_case seed 1028) printed without a list, whose instructions line ("Find and circle
+    all of the words hidden in the grid.") the list reader takes for entries ALL, GRID: the grid holds none of them,
+    so it is not the list, and the hidden words are reported. Threshold: at least 10 of its 12 placed words of 5+
+    letters found (two of them, WATERING CAN and SEEDS, are not in the vocabulary)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.random_case(1028)
+    puzzle = solve_image(image, source="1028")[0]
+    assert puzzle.hidden and puzzle.word_list is None
+    cells = {frozenset(o.cells) for r in puzzle.results for o in r.occurrences}
+    placed = [frozenset(map(tuple, p["cells"])) for p in truth["placements"] if len(synth.letters_of(p["word"])) >= 5]
+    assert len(placed) == 12 and sum(p in cells for p in placed) >= 10
