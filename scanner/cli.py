@@ -6,10 +6,12 @@ import sys
 from pathlib import Path
 
 import click
+import numpy as np
 
 from solver.cli import boggle_command, solve_text
 from solver.errors import NoWordsError, PartialFailure, WordSearchError
 from solver.files import check_not_input, read_word_file, split_words, write_bytes_atomic
+from solver.hidden import DEFAULT_MIN_LENGTH
 
 EXIT_CODES_HELP = """\b
 Exit codes:
@@ -18,7 +20,7 @@ Exit codes:
   2  bad command-line usage
   3  bad input (missing/corrupt/non-image file, ragged grid, bad word list)
   4  no letter grid found in the image
-  5  nothing to search for (empty word list, no list found in the image)
+  5  nothing to search for (empty word list, no list in a --words-image picture)
   6  OCR engine (Tesseract) missing or unusable
   7  output cannot be written (or would overwrite an input)
   8  batch finished but some inputs failed
@@ -36,12 +38,15 @@ def cli() -> None:
 
 @cli.command("solve", epilog=EXIT_CODES_HELP)
 @click.argument("image", type=click.Path(path_type=Path))
+@click.option("--page", type=click.IntRange(min=1), help="Solve only this page of a PDF (1-based; default: every page).")
 @click.option("--words", "words_text", metavar='"A,B,C"', help="The words to find, comma-separated.")
 @click.option("--words-file", type=click.Path(path_type=Path), help="The words to find, one per line (or commas).")
 @click.option("--words-image", type=click.Path(path_type=Path),
               help="A separate picture of the word list (e.g. printed on another page). With none of --words, "
                    "--words-file and --words-image, the list is read from IMAGE itself.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the annotated image (.png or .jpg).")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write the annotated image (.png .jpg ...; .pdf: one page per solved page). Several pages and an "
+                   "image type: OUT-pN.png per page.")
 @click.option("--json", "json_out", metavar="OUT.json|-", help="Write the result as JSON to a file, or - for stdout.")
 @click.option("--engine", type=click.Choice(["tesserocr", "pytesseract"]), default="tesserocr", show_default=True,
               help="OCR engine: the in-process tesserocr wheel or the system tesseract via pytesseract.")
@@ -51,50 +56,84 @@ def cli() -> None:
               help="What the picture holds: a word search, a Boggle/Wordament/Ruzzle board, or guess.")
 @click.option("--top", type=click.IntRange(min=0), default=10, show_default=True,
               help="Boards: how many of the best words to draw and list (the JSON has all).")
-@click.option("--min-length", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Boards: the shortest dictionary word to report.")
-def solve_command(image: Path, words_text: str | None, words_file: Path | None, words_image: Path | None,
-                  output: Path | None, json_out: str | None, engine: str, alphabet: str, puzzle: str, top: int,
-                  min_length: int) -> None:
-    """Solve the word search or the Boggle/Wordament board in IMAGE (photo, scan or screenshot) and mark the answers.
+@click.option("--min-length", type=click.IntRange(min=2),
+              help="The shortest dictionary word to report when no list is given or printed (default: 3 on a "
+                   f"board, {DEFAULT_MIN_LENGTH} in a word search, where shorter ones turn up by chance).")
+@click.option("--dictionary", type=click.Path(path_type=Path),
+              help="No word list: look for the words of this file (one per line) instead of the shipped "
+                   "dictionary.")
+def solve_command(image: Path, page: int | None, words_text: str | None, words_file: Path | None,
+                  words_image: Path | None, output: Path | None, json_out: str | None, engine: str, alphabet: str,
+                  puzzle: str, top: int, min_length: int | None, dictionary: Path | None) -> None:
+    """Solve the word search or the Boggle/Wordament board in IMAGE (photo, scan or screenshot) and mark the
+    answers.
 
-    A board is solved against the dictionary (or --words), its best words drawn as paths. Prints a short summary; -o writes the annotated image (same size and orientation as IMAGE, with a legend of
-    the words not found), --json writes the grid, the word positions and the timings.
+    Prints a short summary; -o writes the annotated image (same size and orientation as IMAGE, with a legend of
+    the words not found), --json writes the grid, the word positions and the timings. IMAGE may be a PDF: every
+    page is solved (or --page N). With no list given or printed, the dictionary words hidden in the grid are found.
+    A board is solved against the dictionary (or --words), its best words drawn as paths.
     """
-    from scanner.export import encode_image, image_extension
-    from scanner.pipeline import annotate, solve_file
+    from scanner.export import image_extension
+    from scanner.pipeline import annotate, solve_document
 
     if sum(x is not None for x in (words_text, words_file, words_image)) > 1:
         raise click.UsageError("give only one of --words, --words-file and --words-image")
-    inputs = [image] + [p for p in (words_file, words_image) if p is not None]
+    inputs = [image] + [p for p in (words_file, words_image, dictionary) if p is not None]
     json_path = None if json_out in (None, "-") else Path(json_out)
     if output is not None:  # fail before any work: output over an input, unsupported image type
         check_not_input(output, inputs)
-        image_extension(output)
+        if output.suffix.lower() != ".pdf":
+            image_extension(output)
     if json_path is not None:
         check_not_input(json_path, inputs)
     words, words_source = chosen_words(words_text, words_file)
 
-    picture, puzzles = solve_file(image, words=words, words_source=words_source, words_image=words_image,
-                                  alphabet=alphabet, engine=engine, puzzle=puzzle, min_length=min_length)
-    for p in puzzles:
-        p.top = top
-    encoded = encode_image(annotate(picture, puzzles), output) if output is not None else None
-    docs = [p.to_json() for p in puzzles]
+    pages = solve_document(image, page=page, words=words, words_source=words_source, words_image=words_image,
+                           alphabet=alphabet, engine=engine, puzzle=puzzle, min_length=min_length,
+                           dictionary=str(dictionary) if dictionary is not None else None)
+    solved = [(number, picture, puzzles) for number, picture, puzzles in pages if puzzles]
+    for _, _, puzzles in solved:
+        for p in puzzles:
+            p.top = top
+    encoded = encode_pages([(n, annotate(pic, puzzles)) for n, pic, puzzles in solved], output, inputs) \
+        if output is not None else {}
+    docs = [({"page": n} if n is not None else {}) | p.to_json() for n, _, puzzles in solved for p in puzzles]
     payload = json.dumps(docs[0] if len(docs) == 1 else docs, indent=2, ensure_ascii=False) + "\n"
 
-    if encoded is not None:
-        write_bytes_atomic(output, encoded, inputs=inputs)
+    for path, data in encoded.items():
+        write_bytes_atomic(path, data, inputs=inputs)
     if json_out == "-":
         click.echo(payload, nl=False)
     elif json_path is not None:
         write_bytes_atomic(json_path, payload.encode("utf-8"), inputs=inputs)
     to_stderr = json_out == "-"
-    for line in solve_summary(puzzles):
-        click.echo(line, err=to_stderr)
-    for path in (output, json_path):
+    for number, _, puzzles in pages:
+        if not puzzles:
+            click.echo(f"{image} page {number}: no letter grid found (skipped)", err=to_stderr)
+        for line in solve_summary(puzzles):
+            click.echo(line, err=to_stderr)
+    for path in [*encoded, json_path]:
         if path is not None:
             click.echo(f"wrote {path}", err=to_stderr)
+
+
+def encode_pages(pages: list[tuple[int | None, np.ndarray]], output: Path, inputs: list[Path]) -> dict[Path, bytes]:
+    """The annotated pages encoded for -o: one file, a PDF with one page each (OUT.pdf), or OUT-pN.png per page
+    (the batch mode's naming) when several pages go to an image type."""
+    from scanner import pdf
+    from scanner.export import encode_image
+
+    if output.suffix.lower() == ".pdf":
+        jpegs = [encode_image(picture, "page.jpg") for _, picture in pages]
+        return {output: pdf.jpegs_to_pdf(jpegs, [(p.shape[1], p.shape[0]) for _, p in pages])}
+    if len(pages) == 1:
+        return {output: encode_image(pages[0][1], output)}
+    out = {}
+    for number, picture in pages:
+        path = output.with_name(f"{output.stem}-p{number}{output.suffix}")
+        check_not_input(path, inputs)
+        out[path] = encode_image(picture, path)
+    return out
 
 
 def chosen_words(words_text: str | None, words_file: Path | None) -> tuple[list[str] | None, str]:
@@ -118,6 +157,12 @@ def solve_summary(puzzles: list) -> list[str]:
             continue
         found = sum(r.found for r in p.results)
         name = p.source if len(puzzles) == 1 else f"{p.source} (puzzle {p.index + 1})"
+        if p.hidden:
+            lines.append(f"{name}: {p.rows}x{p.cols} grid, no word list found: {len(p.results)} dictionary words of "
+                         f"{p.min_length}+ letters hidden in it, {len(p.low_confidence())} low-confidence cells")
+            if p.results:
+                lines.append("  " + ", ".join(r.word for r in p.results))
+            continue
         lines.append(f"{name}: {p.rows}x{p.cols} grid, {found}/{len(p.results)} words found, "
                      f"{len(p.corrections)} cells corrected, {len(p.low_confidence())} low-confidence cells")
         if p.word_list is not None:
@@ -131,6 +176,8 @@ def solve_summary(puzzles: list) -> list[str]:
         missing = [r.word for r in p.results if not r.found]
         if missing:
             lines.append("  not found: " + ", ".join(missing))
+        if p.unused_letters is not None:
+            lines.append(f"  unused letters: {p.unused_letters}")
     return lines
 
 

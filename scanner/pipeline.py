@@ -19,12 +19,16 @@ from scanner.engine import get_engine
 from scanner.load import load_image
 from scanner.ocr import GridReading, read_grid
 from scanner.orient import orientation
-from scanner.repair import solve_and_repair
+from scanner.repair import Repaired, solve_and_repair
 from scanner.wordlist import read_word_list
 from solver.boggle import boggle
-from solver.errors import GridFormatError, NoGridError
+from solver.dictionary import hidden_vocabulary
+from solver.errors import BadInputError, GridFormatError, NoGridError, NoWordsError
+from solver.hidden import DEFAULT_MIN_LENGTH, find_hidden, unused_letters
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BOARD_MIN_LENGTH = 3
+"""Shortest dictionary word reported on a board (word searches: solver.hidden.DEFAULT_MIN_LENGTH)."""
 CELL_PX = 64
 """Rectified cell size handed to the OCR stage."""
 LOW_CONFIDENCE = 0.5
@@ -55,11 +59,23 @@ class PuzzleResult:
     homography: np.ndarray  # input-image pixels -> rectified pixels
     cell_px: int
     word_list: object | None = None  # scanner.wordlist.WordList when the list was read from an image
-    words_source: str = "argument"  # "argument" | "file" | "image"
+    words_source: str = "argument"  # "argument" | "file" | "image" | "none" (no list: dictionary words found)
     list_on_page: bool = False  # the word list was read from this page (not from a separate --words-image)
     index: int = 0  # 0 = the largest grid on the page
     timings_ms: dict = field(default_factory=dict)
     edited: frozenset = frozenset()  # (row, col) cells a user corrected (see resolve): certain, never repaired
+    dictionary: str | None = None  # no list: the word file searched instead (None: the shipped dictionary)
+    min_length: int = DEFAULT_MIN_LENGTH
+
+    @property
+    def hidden(self) -> bool:
+        """No list was given or found: the results are the dictionary words hidden in the grid."""
+        return self.words_source == "none"
+
+    @property
+    def unused_letters(self) -> str | None:
+        """The letters no found word uses, in reading order (a hidden message); None without a list."""
+        return None if self.hidden or not self.results else unused_letters(self.letters, self.results)
 
     @property
     def rows(self) -> int:
@@ -88,13 +104,17 @@ class PuzzleResult:
                 "inverted": bool(self.location.inverted),
                 "low_confidence": [_rc(cell) for cell in self.low_confidence()],
             },
-            "words": [word_json(res) for res in self.results],
+            "words": [word_json(res) | {"source": "dictionary" if self.hidden else "list"} for res in self.results],
+            "unused_letters": self.unused_letters,
             "timings_ms": {stage: self.timings_ms.get(stage) for stage in
                            ("load", "detect", "orient", "ocr", "words", "solve", "annotate")},
         }
         out["word_list"] = word_list_json(self.words_source, self.word_list, [r.word for r in self.results])
         if self.edited:
             out["grid"]["edited"] = [_rc(cell) for cell in sorted(self.edited)]
+        if self.hidden:
+            out["word_list"] = {"source": "none", "entries": [], "region": None,
+                                "dictionary": self.dictionary or "shipped", "min_length": self.min_length}
         return out
 
 
@@ -118,12 +138,16 @@ def word_list_json(source: str, word_list, words: list[str]) -> dict:
 
 def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = None, words_source: str = "argument",
                 words_image: np.ndarray | None = None, alphabet: str = DEFAULT_ALPHABET,
-                engine=None, puzzle: str = "auto", min_length: int = 3,
+                engine=None, puzzle: str = "auto", min_length: int | None = None,
                 dictionary: str | None = None, progress: Callable[[str], None] | None = None) -> list[PuzzleResult]:
     """Find, read and solve every letter grid in a BGR image (largest first), or the Boggle/Wordament board.
 
     `words`: the word list ([] reads the grid only); None reads the list from the page (or from `words_image`, a
     separate picture of the list); on a board, None finds every `dictionary` word of `min_length` letters or more.
+    When no list is found on a word search's page (or none of what was read is in the grid: instructions, a
+    caption), the grid's dictionary words of `min_length`+ letters are found instead (`dictionary`: a word file;
+    None: the shipped one) and the puzzle's words_source is "none". `min_length` None: 3 on a board, 5 in a word
+    search (where shorter words turn up by chance in the random letters).
     `engine`: an Engine from scanner.engine.get_engine, an engine name, or None for the default.
     `puzzle`: "auto" (a board when the picture holds one), "wordsearch" or "boggle".
     `progress`: called with the stage about to run ("detect", "ocr", "words", "solve"), e.g. to show it to a user.
@@ -138,7 +162,8 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
         board = boards.find_board(image)
         if board is not None:
             result = solve_board(image, board, source=source, words=words, words_source=words_source,
-                                 engine=engine, min_length=min_length, dictionary=dictionary, t0=t0)
+                                 engine=engine, min_length=min_length or BOARD_MIN_LENGTH, dictionary=dictionary,
+                                 t0=t0)
             read = sum(bool(tile) for row in result.letters for tile in row)
             if puzzle == "boggle" or read >= result.rows * result.cols / 2:  # else: squares without letters
                 return [result]
@@ -148,6 +173,7 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
     if not locations:
         raise NoGridError(f"no letter grid found in {source}")
     detect_ms = _ms(t0)
+    min_length = min_length or DEFAULT_MIN_LENGTH
 
     puzzles = []
     for index, loc in enumerate(locations):
@@ -176,19 +202,30 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
                 word_list = read_word_list(words_image, None, rows_read, source=source, engine=engine)
             else:
                 others = [other for j, other in enumerate(locations) if j != index]
-                word_list = read_word_list(image, loc, rows_read, source=source, engine=engine, other_grids=others)
+                try:
+                    word_list = read_word_list(image, loc, rows_read, source=source, engine=engine,
+                                               other_grids=others)
+                except NoWordsError:
+                    puzzle_words_source = "none"
             timings["words"] = _ms(t0)
-            puzzle_words, puzzle_words_source = word_list.words, "image"
+            if word_list is not None:
+                puzzle_words, puzzle_words_source = word_list.words, "image"
 
         report("solve")
         t0 = time.perf_counter()
-        repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
+        if puzzle_words_source != "none":
+            repaired = solve_and_repair(reading.letters, puzzle_words, reading.confidence, reading.alternatives)
+            if word_list is not None and words_image is None and not any(r.found for r in repaired.results):
+                word_list, puzzle_words_source = None, "none"  # text read on the page that this grid holds none of
+        if puzzle_words_source == "none":
+            repaired = Repaired(find_hidden(reading.letters, hidden_vocabulary(dictionary), min_length=min_length),
+                                [list(row) for row in reading.letters], [])
         timings["solve"] = _ms(t0)
         puzzles.append(PuzzleResult(
             source=source, location=loc, reading=reading, results=repaired.results, letters=repaired.letters,
             corrections=repaired.corrections, homography=homography, cell_px=CELL_PX, word_list=word_list,
             words_source=puzzle_words_source, list_on_page=word_list is not None and words_image is None,
-            index=index, timings_ms=timings))
+            index=index, timings_ms=timings, dictionary=dictionary, min_length=min_length))
     return puzzles
 
 
@@ -237,7 +274,7 @@ class BoardResult(PuzzleResult):
 
 
 def solve_board(image: np.ndarray, loc, *, source: str, words: list[str] | None, words_source: str, engine,
-                min_length: int = 3, dictionary: str | None = None, t0: float | None = None) -> BoardResult:
+                min_length: int = BOARD_MIN_LENGTH, dictionary: str | None = None, t0: float | None = None) -> BoardResult:
     """Read the board at `loc` (from scanner.board.find_board) and solve it in path mode."""
     timings = {"detect": _ms(t0) if t0 is not None else None}
     t0 = time.perf_counter()
@@ -319,3 +356,42 @@ def resolve(puzzle: PuzzleResult, *, letters=None, words: list[str] | None = Non
     return replace(puzzle, reading=GridReading(read, confidence, alternatives), results=repaired.results,
                    letters=repaired.letters, corrections=repaired.corrections, edited=frozenset(edited),
                    timings_ms=timings, **changes)
+
+
+def solve_document(path: str | Path, *, page: int | None = None, words_image: str | Path | None = None,
+                   **options) -> list[tuple[int | None, np.ndarray | None, list[PuzzleResult]]]:
+    """Solve an image file, or every page of a PDF (only page `page`, 1-based, when given).
+
+    Returns (page number or None for an image, the page's image, its puzzles) per page; a PDF page without a
+    grid comes back as (page, None, []) unless it was asked for by number. `options`: as solve_image.
+    Raises BadInputError for a page number the document does not have, NoGridError when no page holds a grid.
+    """
+    from scanner import pdf
+
+    if not pdf.is_pdf(path):
+        if page not in (None, 1):
+            raise BadInputError(f"cannot read {path}: no page {page} (an image has one page)")
+        image, puzzles = solve_file(path, words_image=words_image, **options)
+        return [(None, image, puzzles)]
+    count = pdf.page_count(path)
+    if page is not None and not 1 <= page <= count:
+        raise BadInputError(f"cannot read {path}: no page {page} (the PDF has {count})")
+    list_image = load_image(words_image) if words_image is not None else None
+    out = []
+    for number in [page] if page is not None else range(1, count + 1):
+        t0 = time.perf_counter()
+        image = pdf.render_page(path, number)
+        load_ms = _ms(t0)
+        try:
+            puzzles = solve_image(image, source=f"{path} page {number}", words_image=list_image, **options)
+        except NoGridError:
+            if page is not None or count == 1:
+                raise
+            out.append((number, None, []))
+            continue
+        for puzzle in puzzles:
+            puzzle.timings_ms["load"] = load_ms
+        out.append((number, image, puzzles))
+    if not any(puzzles for _, _, puzzles in out):
+        raise NoGridError(f"no letter grid found in {path} (on any of its {count} pages)")
+    return out

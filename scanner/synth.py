@@ -185,10 +185,11 @@ def _try_place(rng: np.random.Generator, cells: np.ndarray, word: str, letters: 
 
 def make_puzzle(rng: np.random.Generator, rows: int, cols: int, words: list[str], *,
                 directions: tuple[str, ...] = tuple(DIRECTIONS), alphabet: str = ALPHABET,
-                attempts: int = 200) -> Puzzle:
+                attempts: int = 200, message: str = "") -> Puzzle:
     """Place ``words`` at random positions and directions (crossing where letters agree), fill the rest at random.
 
-    Fill letters are drawn uniformly from ``alphabet`` (repeat a letter to make it commoner).
+    Fill letters are drawn uniformly from ``alphabet`` (repeat a letter to make it commoner); with ``message``,
+    the free cells in reading order spell its letters first (a hidden message), then the random fill follows.
     Every word ends up occurring exactly once in the grid, so the truth placements are the only answers.
     Raises BadInputError for a word that cannot fit or cannot be unique (longer than the grid, listed twice,
     inside another word), or when no layout is found.
@@ -211,7 +212,10 @@ def make_puzzle(rng: np.random.Generator, rows: int, cols: int, words: list[str]
             placed[i] = placement
         else:
             free = cells == ""
-            cells[free] = rng.choice(list(alphabet), size=int(free.sum()))
+            hidden = letters_of(message)
+            if len(hidden) > free.sum():
+                continue
+            cells[free] = list(hidden) + list(rng.choice(list(alphabet), size=int(free.sum()) - len(hidden)))
             grid = ["".join(row) for row in cells]
             if all(len(occurrences(grid, w)) == 1 for w in words):
                 return Puzzle(grid, list(words), [placed[i] for i in range(len(words))])

@@ -67,3 +67,68 @@ def _write_atomic(path: Path, data: bytes) -> None:
         write_bytes_atomic(path, data)
     except (OSError, OutputError):
         pass
+
+
+HIDDEN_MIN_ZIPF = {5: 3.0, 6: 2.5}
+"""Hidden words this short must be at least this common (Zipf frequency: 3 = once per million words), and words
+added from wordfreq at least ``HIDDEN_EXTRA_ZIPF``: short rare words are what random letters spell by chance
+(bench/hidden_words.py)."""
+HIDDEN_EXTRA_ZIPF = 3.0
+HIDDEN_LONG = (8, 2.5)
+"""Words of 8+ letters that wordfreq rates at least Zipf 2.5 are added whatever web2 says (SEAHORSE, BACKPACK):
+random letters almost never spell a word that long."""
+_ENDINGS = ("S", "ES", "ED", "D", "ING")
+
+
+def _stems(word: str) -> list[str]:
+    """The words ``word`` may be a regular inflection of: DRUMS -> DRUM, SKIING -> SKI, DIVING -> DIVE."""
+    out = []
+    for end in _ENDINGS:
+        if word.endswith(end) and len(word) > len(end) + 2:
+            stem = word[:-len(end)]
+            out += [stem, stem + "E"] if end in ("ED", "ING") else [stem]
+            if end in ("ED", "ING") and len(stem) > 2 and stem[-1] == stem[-2]:
+                out.append(stem[:-1])  # doubled consonant: STOPPED -> STOP
+    return out
+
+
+@lru_cache(maxsize=4)
+def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
+    """The words looked for when a puzzle has no list, upper case, commonest first (that order breaks ties).
+
+    Shipped: the dictionary's words, plus everyday words it lacks (plurals and -ing forms of its words, and web2's
+    names of planets, places and sports such as SATURN or RUGBY) that the ``wordfreq`` package rates at least
+    HIDDEN_EXTRA_ZIPF; words of 5-6 letters must be as common as HIDDEN_MIN_ZIPF says. A user's file: all its
+    words, ordered by wordfreq frequency.
+    """
+    from wordfreq import get_frequency_dict
+
+    freq = {w.upper(): f for w, f in get_frequency_dict("en", "large").items() if w.isascii() and w.isalpha()}
+    if path is not None:
+        words = sorted({k for k in (normalize_word(w) for w in read_word_file(path)) if k.isalpha()})
+        if not words:
+            raise NoWordsError(f"{path} holds no words made of letters")
+        return tuple(sorted(words, key=lambda w: -freq.get(w, 0.0)))
+    key = (f"hidden-{version('english-words')}-{version('wordfreq')}-{HIDDEN_EXTRA_ZIPF}-{HIDDEN_LONG}-"
+           f"{sorted(HIDDEN_MIN_ZIPF.items())}")
+    cached = cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:16] + f"-hidden-v{FORMAT}.txt")
+    try:
+        return tuple(cached.read_text(encoding="ascii").split())
+    except (OSError, ValueError):
+        pass
+    from english_words import get_english_words_set
+
+    base = set(shipped_words())
+    web2 = {w.upper() for w in get_english_words_set(["web2"], alpha=True) if w.isascii()}
+    extra_min = 10 ** (HIDDEN_EXTRA_ZIPF - 9)
+    long_min = 10 ** (HIDDEN_LONG[1] - 9)
+    extra = {w for w, f in freq.items() if f >= extra_min and len(w) >= 2 and w not in base
+             and (w in web2 or any(s in base for s in _stems(w)))}
+    extra |= {w for w, f in freq.items() if f >= long_min and len(w) >= HIDDEN_LONG[0]}
+    # A 5-letter plural or past form of a shorter word is mostly that word plus a filler letter (LAWNS, EDGED).
+    words = {w for w in base | extra if not (len(w) <= 5 and any(s in base for s in _stems(w)))}
+    floors = {n: 10 ** (z - 9) for n, z in HIDDEN_MIN_ZIPF.items()}
+    words = [w for w in words if freq.get(w, 0.0) >= floors.get(len(w), 0.0)]
+    words = tuple(sorted(words, key=lambda w: (-freq.get(w, 0.0), w)))
+    _write_atomic(cached, "\n".join(words).encode("ascii"))
+    return words

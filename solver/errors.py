@@ -8,7 +8,7 @@ Exit codes (also listed in the README and in ``wordsearch --help``):
 2     bad command-line usage (click's own code)
 3     bad input: missing, unreadable, corrupt, huge or non-image file; ragged or empty grid; bad word list file
 4     no puzzle (no letter grid) found in the image
-5     nothing to search for: empty word list, or no word list found in the image
+5     nothing to search for: empty word list, or no word list in a separate list picture
 6     the OCR engine (Tesseract) is missing or unusable
 7     output problem: would overwrite an input, or cannot write the output
 8     batch: some inputs failed (the others were processed; see summary.csv)

@@ -15,6 +15,8 @@ the table walk was ~2.5x faster on 1000x1000 / 10,000 words and the node walk ~3
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from solver.grid import DIRECTIONS, READING_ORDER, Grid, wrap_period
@@ -29,7 +31,7 @@ def find_exact(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
 
     ``wrap``: lines continue at the opposite edge (a word still uses each cell at most once).
     """
-    patterns = list(dict.fromkeys(p for p in patterns if p))
+    patterns = _distinct(tuple(patterns))
     if not patterns:
         return {}
     if wrap or len(patterns) < DENSE_MIN_PATTERNS:
@@ -54,7 +56,13 @@ def find_exact(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
     return found
 
 
-def _walk(grid: Grid, patterns: list[str], directions: list[str], wrap: bool) -> Hits:
+@lru_cache(maxsize=2)
+def _distinct(patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """The non-empty patterns, each once, in order (kept: a dictionary is searched grid after grid)."""
+    return tuple(dict.fromkeys(p for p in patterns if p))
+
+
+def _walk(grid: Grid, patterns: tuple[str, ...], directions: list[str], wrap: bool) -> Hits:
     """Vectorised trie walk over a padded grid (zeros, or wrapped copies) so that no step needs a bounds check."""
     rows, cols = grid.shape
     pad = max(len(p) for p in patterns) - 1 if wrap else 1
@@ -146,17 +154,13 @@ def _trie_table(patterns: list[str], alphabet: np.ndarray) -> tuple[np.ndarray, 
     return table, has_children, word
 
 
-def _dense(grid: Grid, patterns: list[str], directions: list[str]) -> Hits:
-    """Level-synchronous walk of the trie as a transition table, one direction at a time over all cells.
-
-    The first ``q`` letters of every (start, direction) are read at once through shifted views of the grid and
-    looked up in a table of all q-letter prefixes; the few survivors then step down the trie together.
-    """
-    rows, cols = grid.shape
+@lru_cache(maxsize=2)
+def _prepared(patterns: tuple[str, ...]) -> tuple:
+    """The transition table of ``patterns`` and its q-letter prefix tables, kept for the next grid searched with
+    the same patterns (a dictionary's table takes ~150 ms to build, its search of a 15x15 grid a few ms)."""
     alphabet = np.array(sorted(map(ord, set("".join(patterns)))))
     size = len(alphabet) + 1  # column 0: a letter no pattern uses (or the padding)
-    table, has_children, word = _trie_table(patterns, alphabet)
-
+    table, has_children, word = _trie_table(list(patterns), alphabet)
     q = min(3, max(len(p) for p in patterns), max(1, int(21 // np.log2(size))))  # prefix table <= 2M entries
     prefix = [table[:size]]  # prefix[i][code of i+1 letters] -> trie node, or -1
     for _ in range(1, q):
@@ -165,6 +169,18 @@ def _dense(grid: Grid, patterns: list[str], directions: list[str]) -> Hits:
         prefix.append(nxt.ravel())
     lengths = set(map(len, patterns))
     short = [word[prefix[i]] if i + 1 in lengths else None for i in range(q - 1)]  # words shorter than q
+    return alphabet, table, has_children, word, prefix, short
+
+
+def _dense(grid: Grid, patterns: tuple[str, ...], directions: list[str]) -> Hits:
+    """Level-synchronous walk of the trie as a transition table, one direction at a time over all cells.
+
+    The first ``q`` letters of every (start, direction) are read at once through shifted views of the grid and
+    looked up in a table of all q-letter prefixes; the few survivors then step down the trie together.
+    """
+    rows, cols = grid.shape
+    alphabet, table, has_children, word, prefix, short = _prepared(tuple(patterns))
+    size, q = len(alphabet) + 1, len(prefix)
 
     padded = np.pad(grid.codes, q)
     if padded.dtype == np.uint8:  # the column of each cell's letter

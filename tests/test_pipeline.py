@@ -120,10 +120,11 @@ def test_to_json_follows_the_contract_and_reports_corrections():
     quartz, zebra = doc["words"]
     assert quartz == {"word": "QUARTZ", "found": True, "start": [0, 0], "end": [0, 5], "direction": "E",
                       "cells": [[0, c] for c in range(6)],
-                      "corrected": [{"cell": [0, 0], "read": "O", "needed": "Q"}]}
+                      "corrected": [{"cell": [0, 0], "read": "O", "needed": "Q"}], "source": "list"}
     assert zebra == {"word": "ZEBRA", "found": False, "start": None, "end": None, "direction": None, "cells": [],
-                     "corrected": []}
+                     "corrected": [], "source": "list"}
     assert doc["word_list"]["source"] == "argument"
+    assert doc["unused_letters"] == "".join("".join(row) for row in letters[1:])  # QUARTZ uses row 0
     assert set(doc["timings_ms"]) >= {"load", "detect", "ocr", "solve", "annotate"}
 
 
