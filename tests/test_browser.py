@@ -104,6 +104,8 @@ def test_photo_flow_on_a_phone(phone):
     assert page.locator("#word-list li.found").count() == 20
     page.wait_for_function("() => document.getElementById('answer').naturalWidth > 0")
     assert page.locator("#grid button").count() == 15 * 15
+    # Nothing (a long hidden message, the grid) makes the phone page wider than the phone.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
 
     # Tap a word: it alone is drawn on the photo, and its cells light up in the grid.
     item = page.locator("#word-list li.found").filter(has_text="BANANA")
