@@ -92,6 +92,10 @@ def measure(name: str, kind: str, image, truth: dict, engine, given: bool = True
         return row
     p = puzzles[0]
     row.seconds = p.timings_ms.get("words", 0.0) / 1000
+    if p.word_list is None:  # no list found: the puzzle was solved for the dictionary words hidden in it
+        row.error = "no word list found"
+        row.missing = sorted(listed)
+        return row
     entries = p.word_list.entries
     got = {grid_key(e.word) for e in entries} | {grid_key(e.read) for e in entries if e.corrected}
     row.recovered = len(set(listed) & got)
