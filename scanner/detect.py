@@ -166,7 +166,7 @@ def _light_on_dark(gray: np.ndarray, lat: _Lattice) -> bool:
     corners = lat.corners()
     x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
     x, y = max(x, 0), max(y, 0)
-    crop = gray[y:y + h, x:x + w]  # the grid's box only: judging the whole page cost detection ~5%
+    crop = gray[y:y + h, x:x + w]  # the grid's box: no need to filter the whole page for it
     if crop.size == 0:
         return False
     region = np.zeros(crop.shape, np.uint8)

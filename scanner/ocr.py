@@ -506,7 +506,9 @@ def _second_opinions(cells: _Cells, letters, engine: Engine, alphabet: str) -> N
 
 def _shape_checks(cells: _Cells, letters, alphabet: str) -> None:
     """Where Tesseract is weak: O vs Q (the tail outside the fitted ellipse), a K with a closed counter and
-    R among its alternatives (a handwriting-style R; not G -> Q, blurred G's close up), a bare bar (an I)."""
+    R among its alternatives (a handwriting-style R; not G -> Q, blurred G's close up), a bare bar (an I, or an
+    l in a lower-case grid)."""
+    bar = _normalise("|", cells.lower)
     for cell, (image, _) in letters.items():
         letter, conf = cells.grid[cell[0]][cell[1]], float(cells.conf[cell])
         if letter in "OQ" and conf > 0.0 and "O" in alphabet and "Q" in alphabet:
@@ -516,9 +518,7 @@ def _shape_checks(cells: _Cells, letters, alphabet: str) -> None:
                 cells.replace(cell, settled, conf * 0.8, keep_old_as=conf * 0.5)
         elif letter == "K" and "R" in cells.alts[cell[0]][cell[1]] and holes(image) > 0:
             cells.replace(cell, "R", conf * 0.8, keep_old_as=conf * 0.5)
-        elif conf == 0.0 and _normalise("|", cells.lower) in alphabet and is_bar(image):
-            # Tesseract calls a bare bar "|", never "I"
-            bar = _normalise("|", cells.lower)
+        elif conf == 0.0 and bar in alphabet and is_bar(image):  # Tesseract calls a bare bar "|", never "I"
             cells.set(cell, bar, BAR_CONF, {a: 0.5 for a in "ILJT" if a in alphabet and a != bar})
 
 

@@ -3,10 +3,10 @@ screenshots never had one), and a grid read the wrong way round has its rows and
 
 A letter classifier is confident on upright letters and unsure on turned ones, so a band of cleaned letters
 from the middle of the rectified grid is read in each candidate quarter turn and the turn read most
-confidently wins (corpus: right for all 35 grids in all four turns). Upright and upside down are tried
-first; the sideways turns only when neither reads surely. Each letter keeps its height on the line, so an
-upside-down p reads as a d that climbs above the line rather than as a plain d. Detection itself does
-not care which way up the page is; only the corner order changes (scanner.detect.turned).
+confidently wins (`bench/accuracy.py --rotated-corpus`: 31 of the 35 corpus grids read as upright in every
+turn). Upright and upside down are tried first; the sideways turns only when neither reads surely. Each letter
+keeps its height on the line, so an upside-down p reads as a d that climbs above the line rather than as a plain
+d. Detection itself does not care which way up the page is; only the corner order changes (scanner.detect.turned).
 """
 from __future__ import annotations
 
