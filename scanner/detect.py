@@ -583,7 +583,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     lo = [int(ij[:, 0].min()), int(ij[:, 1].min())]  # [c0, r0]
     hi = [int(ij[:, 0].max()), int(ij[:, 1].max())]  # [c1, r1]
     allpts = np.c_[b.x, b.y]
-    letter = None  # median letter height and area in pitches, fixed from the linked cluster
+    letter = None  # median letter height, area and width in pitches, fixed from the linked cluster
     seen: dict[tuple[int, ...], int] = {}  # rectangle -> iteration that ended on it
     states = []  # (lo, hi, H, size_ok, hrel) after each iteration
     for _ in range(FIT_ROUNDS):
@@ -599,7 +599,8 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         extent = np.c_[b.w / px, b.h / py]
         area = b.area / (px * py)
         if letter is None:
-            letter = float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]]))
+            letter = (float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]])),
+                      float(np.median(extent[members[keep], 0])))
             # Lower case mixes x-height letters, ascenders and descenders (a row of a, c, e, m, n stands 30%
             # lower than one of b, d, f, h, k): the size checks widen by the grid's own spread, up to 1.5.
             spread = float(np.clip(imaging.height_spread(extent[members[keep], 1]) / 1.1, 1.0, 1.5))
@@ -624,7 +625,11 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             hits = inside & n_on
             span = hi[1 - axis] - lo[1 - axis] + 1
             nodes = len(np.unique(n_rnd[hits, 1 - axis]))
-            stout = len(np.unique(n_rnd[hits & ~n_slender, 1 - axis]))
+            # A thin outline or rule breaks into dashes a letter high where it steps a pixel: too narrow for
+            # letters, though not always slender enough to be flagged. (A column narrower than this throughout
+            # would be all I's.)
+            thin = n_slender | (n_extent[:, 0] < 0.4 * letter[2]) if axis == 0 else n_slender
+            stout = len(np.unique(n_rnd[hits & ~thin, 1 - axis]))
             if nodes < 0.3 * span or stout < 0.5 * nodes:
                 return 0  # too few letters, or mostly strokes: the pieces of a frame or ruled line
             off = np.count_nonzero(inside & ~n_on & n_solid)
