@@ -20,7 +20,8 @@ import numpy as np
 
 WINDOW = 28  # px: the classifier's view of one cell
 LETTER_H = 16  # px: the grid's median letter height in that view
-MODEL = Path(__file__).parent / "models" / "letters.npz"
+MODELS = {False: Path(__file__).parent / "models" / "letters.npz",  # grids printed in capitals
+          True: Path(__file__).parent / "models" / "letters-lower.npz"}  # in lower case
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -61,14 +62,15 @@ def cell_windows(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int,
 
 
 @functools.cache
-def _weights() -> dict[str, np.ndarray]:
-    with np.load(MODEL) as data:
+def _weights(lower: bool) -> dict[str, np.ndarray]:
+    with np.load(MODELS[lower]) as data:
         return {name: data[name] for name in data.files}
 
 
-def probabilities(windows: np.ndarray) -> np.ndarray:
-    """(n, len(CLASSES)) letter probabilities for (n, WINDOW, WINDOW) windows from cell_windows."""
-    w = _weights()
+def probabilities(windows: np.ndarray, lower: bool = False) -> np.ndarray:
+    """(n, len(CLASSES)) letter probabilities for (n, WINDOW, WINDOW) windows from cell_windows, by the model
+    for grids printed in capitals or (``lower``) in lower case."""
+    w = _weights(lower)
     x = windows.reshape(len(windows), -1)
     hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
     logits = hidden @ w["w2"] + w["b2"]

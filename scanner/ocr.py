@@ -581,7 +581,7 @@ def prepared(rectified_gray: np.ndarray, cell_px: int) -> np.ndarray:
 
 
 def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet: str) -> None:
-    """The grey-level classifier's say (scanner.classify), on grids of capitals.
+    """The grey-level classifier's say (scanner.classify), by its model for the grid's case.
 
     On a degraded grid (Tesseract's median calibrated confidence under DEGRADED_BELOW while the classifier's
     median probability is at least CLASSIFIER_SURE) every cell takes the classifier's letter; elsewhere a cell
@@ -591,7 +591,7 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
     Tuned on 35 corpus grids and 25 generated hard pages (seeds 200000+): corpus cells 99.25% -> 99.16%,
     hard pages 83% -> 95% (before the word list repairs anything).
     """
-    if cells.lower is not False or alphabet != classify.CLASSES:
+    if cells.lower is None or alphabet != classify.CLASSES:
         return
     rows, cols = cells.conf.shape
     everything = [(r, c) for r in range(rows) for c in range(cols)]
@@ -599,7 +599,7 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
     inked = contrast >= max(BLANK_CONTRAST * float(np.median(contrast)), INK_CONTRAST)
     if not inked.any():
         return
-    p = classify.probabilities(windows)
+    p = classify.probabilities(windows, cells.lower)
     best, sure = p.argmax(axis=1), p.max(axis=1)
     degraded = np.median(calibrate(cells.conf)[inked.reshape(rows, cols)]) < DEGRADED_BELOW and \
         np.median(sure[inked]) >= CLASSIFIER_SURE

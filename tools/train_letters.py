@@ -2,11 +2,11 @@
 
 Cells are cut from generated pages exactly as the scanner cuts them (rectify at the grid's corners, made a
 little wrong on purpose as detection would; flatten; centre on the ink): ordinary pages, photos and scans
-(scanner.synth.random_case) and the hard conditions dim, small, handwritten, newsprint and tiny, capitals
-only. Training seeds start at 100000, clear of the seeds the benchmarks use. The network is trained with
+(scanner.synth.random_case) and the hard conditions dim, small, handwritten, newsprint and tiny for the model of
+capitals; the lowercase condition (pages, photos and scans) for the model of lower-case grids (--lower). Training seeds start at 100000, clear of the seeds the benchmarks use. The network is trained with
 NumPy alone (two layers, Adam, a few epochs); the held-out pages' accuracy is printed per source.
 
-    .venv/bin/python tools/train_letters.py [--pages 420] [--epochs 12] [--cache cells.npz]
+    .venv/bin/python tools/train_letters.py [--pages 420] [--epochs 12] [--cache cells.npz] [--lower]
 """
 from __future__ import annotations
 
@@ -25,14 +25,14 @@ from scanner.detect import GridLocation, rectify  # noqa: E402
 from scanner.pipeline import CELL_PX  # noqa: E402
 from scanner.synth import condition_case, random_case  # noqa: E402
 
-SOURCES = ("random", "dim", "small", "handwritten", "newsprint", "tiny", "random")
+SOURCES = {False: ("random", "dim", "small", "handwritten", "newsprint", "tiny", "random"), True: ("lowercase",)}
 FIRST_SEED = 100_000
 CORNER_JITTER = 0.08  # of a cell: how far detection's corners may be from the truth
 
 
-def page_cells(index: int) -> tuple[str, np.ndarray, np.ndarray]:
+def page_cells(index: int, lower: bool = False) -> tuple[str, np.ndarray, np.ndarray]:
     """The source name, cell windows and labels (class indices) of generated page ``index``."""
-    source = SOURCES[index % len(SOURCES)]
+    source = SOURCES[lower][index % len(SOURCES[lower])]
     seed = FIRST_SEED + index
     image, truth = random_case(seed) if source == "random" else condition_case(source, seed)
     rng = np.random.default_rng(seed)
@@ -50,9 +50,9 @@ def page_cells(index: int) -> tuple[str, np.ndarray, np.ndarray]:
     return source, windows[keep], labels[keep]
 
 
-def dataset(indices: range) -> tuple[list[str], np.ndarray, np.ndarray]:
+def dataset(indices: range, lower: bool) -> tuple[list[str], np.ndarray, np.ndarray]:
     with Pool(2) as pool:
-        parts = pool.map(page_cells, indices, chunksize=4)
+        parts = pool.starmap(page_cells, [(i, lower) for i in indices], chunksize=4)
     sources = [s for s, w, _ in parts for _ in range(len(w))]
     return sources, np.concatenate([w for _, w, _ in parts]), np.concatenate([y for _, _, y in parts])
 
@@ -111,6 +111,7 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=420, help="generated pages to train on")
     ap.add_argument("--held-out", type=int, default=70, help="further pages to test on")
     ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--lower", action="store_true", help="the model for grids printed in lower case")
     ap.add_argument("--cache", help="keep the generated cells in this .npz (and reuse them when it exists)")
     args = ap.parse_args()
     t0 = time.time()
@@ -119,16 +120,16 @@ def main() -> None:
         with np.load(cache) as data:
             x, y, tx, ty, test_sources = (data[k] for k in ("x", "y", "tx", "ty", "test_sources"))
     else:
-        _, x, y = dataset(range(args.pages))
-        test_sources, tx, ty = dataset(range(args.pages, args.pages + args.held_out))
+        _, x, y = dataset(range(args.pages), args.lower)
+        test_sources, tx, ty = dataset(range(args.pages, args.pages + args.held_out), args.lower)
         if cache:
             np.savez_compressed(cache, x=x, y=y, tx=tx, ty=ty, test_sources=np.array(test_sources))
     print(f"{len(x)} training cells, {len(tx)} held-out cells ({time.time() - t0:.0f} s)", flush=True)
     params = train(x, y, args.epochs)
-    classify.MODEL.parent.mkdir(exist_ok=True)
-    np.savez_compressed(classify.MODEL, **{k: v.astype(np.float32) for k, v in params.items()})
+    classify.MODELS[args.lower].parent.mkdir(exist_ok=True)
+    np.savez_compressed(classify.MODELS[args.lower], **{k: v.astype(np.float32) for k, v in params.items()})
     classify._weights.cache_clear()
-    right = classify.probabilities(tx).argmax(axis=1) == ty
+    right = classify.probabilities(tx, args.lower).argmax(axis=1) == ty
     for source in sorted(set(test_sources)):
         mask = np.asarray(test_sources) == source
         print(f"held-out {source:12s} {right[mask].mean():.2%} of {mask.sum()} cells")
