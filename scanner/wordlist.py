@@ -30,6 +30,8 @@ MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
 REACH = 1.0
 """The list is looked for within this many grid sizes (the grid's longer side) of the grid."""
+SHEET_LEVEL = 0.5
+"""Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
 NOISE_LEVEL = 6.0
 """Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
 ENTRY_GAP = 1.1
@@ -374,6 +376,32 @@ def _ink_height(flat: np.ndarray) -> float | None:
     return float(h[np.searchsorted(cum, INK_QUANTILE * cum[-1])])
 
 
+def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | None:
+    """Boolean mask of the sheet the grid is printed on when it lies on a darker ground (a table, a cloth at
+    night): where the paper level, a median a few cells wide, is at least SHEET_LEVEL of the level under the grid
+    (``grid``: a polygon), connected to the grid, holes (dark panels) filled, grown by half a cell. None when no
+    such ground is in view (a scan, a page filling the photo). Photo background turns to noise when flattened:
+    Tesseract reads it slowly, as junk."""
+    shrink = max(1, int(pitch // 3))
+    h, w = gray.shape[:2]
+    small = cv2.resize(gray, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
+    level = imaging.paper(small, 3 * pitch / shrink, method="median")
+    inside = cv2.fillPoly(np.zeros(small.shape, np.uint8), [np.round(grid / shrink).astype(np.int32)], 1) > 0
+    if not inside.any():
+        return None
+    page = (level >= SHEET_LEVEL * float(np.median(level[inside]))) | inside
+    _, labels = cv2.connectedComponents(page.astype(np.uint8), connectivity=4)
+    page = np.isin(labels, np.unique(labels[inside]))
+    _, labels = cv2.connectedComponents((~page).astype(np.uint8), connectivity=4)
+    edge = np.unique(np.r_[labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    page = ~np.isin(labels, edge[edge > 0])  # holes in the sheet are part of it
+    grow = max(1, round(0.5 * pitch / shrink))
+    page = cv2.dilate(page.astype(np.uint8), np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    if page.mean() > 0.98:
+        return None
+    return cv2.resize(page, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+
+
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
              pitch: float | None) -> tuple[np.ndarray, np.ndarray]:
     """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px). ``main``: the corners
@@ -404,17 +432,24 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         grown = centre + (q - centre) * (1 + margin / np.maximum(np.linalg.norm(q - centre, axis=1, keepdims=True),
                                                                  1))
         masks.append(np.round(grown).astype(np.int32))
-    outside = np.ones(gray.shape, np.uint8)
-    cv2.fillPoly(outside, masks, 0)
-    if _light_on_dark(gray, masks, pitch):
+    keep = np.ones(gray.shape, np.uint8)  # 0: blanked (the grids, the ground around the sheet)
+    cv2.fillPoly(keep, masks, 0)
+    sheet = _sheet(gray, masks[0], pitch) if main is not None and pitch else None
+    if _light_on_dark(gray, masks, pitch, sheet):
         gray = 255 - gray
+    if sheet is not None:
+        keep[~sheet] = 0
+        ys, xs = np.nonzero(sheet)
+        x0, y0 = int(xs.min()), int(ys.min())
+        gray, keep = gray[y0:ys.max() + 1, x0:xs.max() + 1], keep[y0:ys.max() + 1, x0:xs.max() + 1]
+        T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ T
     gray, grainy = _denoise(gray)
     flat = _flatten(gray)
-    flat[outside == 0] = 255
+    flat[keep == 0] = 255
     ink = _ink_height(_stretch(flat))
     if grainy and ink:
         flat = _flatten(gray, ink)
-        flat[outside == 0] = 255
+        flat[keep == 0] = 255
     flat = _stretch(flat)
     ink = _ink_height(flat) or ink
     scale = float(np.clip(TARGET_INK_PX / ink, 0.4, 4.0)) if ink else 1.0
@@ -426,17 +461,23 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     return flat, T
 
 
-def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | None) -> bool:
-    """Whether the print right around the main grid is light on a dark ground. Judged on a ring a couple of
-    cells wide outside the grid, not on the whole photo, whose background (a table, a wall) may be darker than
-    the page; with no grid, on the whole picture."""
+def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | None,
+                   sheet: np.ndarray | None = None) -> bool:
+    """Whether the print around the main grid is light on a dark ground. Given the ``sheet`` it is printed on (see
+    _sheet), judged on the sheet a cell clear of its edge (the step from a dark table to the paper would outweigh
+    faint print); else on a ring a couple of cells wide outside the grid, not on the whole photo, whose background
+    (a table, a wall) may be darker than the page; with no grid, on the whole picture."""
     window = round(pitch) if pitch else max(gray.shape) // 20
     if not masks:
         return imaging.light_on_dark(gray, window)
+    grids = cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks, 1) > 0
+    if sheet is not None:
+        inner = cv2.erode(sheet.astype(np.uint8), np.ones((2 * window + 1, 2 * window + 1), np.uint8)) > 0
+        if np.count_nonzero(inner & ~grids) >= 0.25 * np.count_nonzero(sheet & ~grids):
+            return imaging.light_on_dark(gray, window, inner & ~grids)
     width = max(6, int(2 * (pitch or 10.0)))
     ring = cv2.dilate(cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks[:1], 1), np.ones((width, width), np.uint8))
-    ring[cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks, 1) > 0] = 0
-    return imaging.light_on_dark(gray, window, ring > 0)
+    return imaging.light_on_dark(gray, window, (ring > 0) & ~grids)
 
 
 def _lines(boxes: list) -> list[list]:
