@@ -32,6 +32,8 @@ REACH = 1.0
 """The list is looked for within this many grid sizes (the grid's longer side) of the grid."""
 SHEET_LEVEL = 0.5
 """Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
+LIST_INK_PITCHES = (0.2, 1.5)
+"""List letters are this many grid pitches tall at least and at most (titles and artwork are larger)."""
 NOISE_LEVEL = 6.0
 """Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
 ENTRY_GAP = 1.1
@@ -362,12 +364,16 @@ def _stretch(flat: np.ndarray) -> np.ndarray:
     return np.clip(255.0 - (255.0 - flat.astype(np.float32)) * scale, 0, 255).astype(np.uint8)
 
 
-def _ink_height(flat: np.ndarray) -> float | None:
+def _ink_height(flat: np.ndarray, pitch: float | None = None) -> float | None:
     """Height of the smaller letter-like ink blobs of a flattened page (INK_QUANTILE of them, height-weighted;
-    specks, rules and artwork fail the size or fill tests); None when there are none."""
+    specks, rules and artwork fail the size or fill tests); None when there are none. Given the grid's cell
+    ``pitch``, only blobs within LIST_INK_PITCHES of it count: a big title or the shadow of the sheet's edge
+    would otherwise outweigh the small print of a list (and small print may be under 6 px)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats((flat < 170).astype(np.uint8), connectivity=8)
     h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
-    keep = (h >= 6) & (h <= flat.shape[0] / 6) & (w <= 2 * h) & (area >= 12) & (area <= 0.9 * h * w) & (
+    low, high = (6, flat.shape[0] / 6) if not pitch else (max(3.0, LIST_INK_PITCHES[0] * pitch),
+                                                          LIST_INK_PITCHES[1] * pitch)
+    keep = (h >= low) & (h <= high) & (w <= 2 * h) & (area >= 0.3 * low * low) & (area <= 0.9 * h * w) & (
         area >= 0.1 * h * w)
     if keep.sum() < 3:
         return None
@@ -446,12 +452,12 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     gray, grainy = _denoise(gray)
     flat = _flatten(gray)
     flat[keep == 0] = 255
-    ink = _ink_height(_stretch(flat))
+    ink = _ink_height(_stretch(flat), pitch)
     if grainy and ink:
         flat = _flatten(gray, ink)
         flat[keep == 0] = 255
     flat = _stretch(flat)
-    ink = _ink_height(flat) or ink
+    ink = _ink_height(flat, pitch) or ink
     scale = float(np.clip(TARGET_INK_PX / ink, 0.4, 4.0)) if ink else 1.0
     scale = min(scale, np.sqrt(MAX_OCR_PIXELS / flat.size))
     if abs(scale - 1.0) > 0.1:

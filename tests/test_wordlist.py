@@ -292,3 +292,14 @@ def test_sheet_on_a_dark_table_is_masked_from_the_ground():
     assert not sheet[10:40].any() and not sheet[:, :80].any()
     assert _sheet(np.full((400, 500), 200, np.uint8), grid, pitch=15.0) is None
 
+
+def test_ink_height_given_the_pitch_ignores_a_big_title():
+    """Small list letters decide the text height, not a title three cells tall (which outweighs them)."""
+    from scanner.wordlist import _ink_height
+
+    flat = np.full((600, 600), 255, np.uint8)
+    cv2.putText(flat, "TITLE", (20, 120), cv2.FONT_HERSHEY_SIMPLEX, 3.0, 0, 12)
+    for i in range(2):
+        cv2.putText(flat, "WORD LIST", (20, 200 + 30 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 0, 1)
+    assert _ink_height(flat) > 40
+    assert 8 <= _ink_height(flat, pitch=20.0) <= 14
