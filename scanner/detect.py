@@ -4,7 +4,7 @@ Detection works on the letters themselves, so ruled, boxed and gridless puzzles 
 
 1. grey, resized so the long side is ~1400 px (small images enlarged up to 3x); the background is flattened
    (divided by a local maximum) and thresholded, per ink polarity (white-on-dark panels) and per variant
-   (light or heavy denoising, normal or strict threshold), stopping at the first settled result;
+   (light, heavy or no denoising, normal or strict threshold), stopping at the first settled result;
 2. connected components -> letter-like blobs (size, aspect, fill; second moments flag stroke-like blobs);
 3. the dominant orientation and candidate pitches along and across it come from nearest-neighbour vectors;
 4. blobs one pitch apart (with similar heights) are linked; each linked cluster gets integer (col, row) lattice
@@ -33,8 +33,9 @@ WORK_SIDE = 1400
 """Long side (px) of the copy detection works on; corners are mapped back to the input's pixels."""
 SMALL_SIDE = 800
 """Images with a shorter long side are enlarged (up to 3x) for detection."""
-INK_VARIANTS = ((False, False), (True, False), (False, True))
-"""(denoise, strict) binarisations tried in turn until one gives a clean grid."""
+INK_VARIANTS = (("light", False), ("heavy", False), ("light", True), ("none", False))
+"""(smoothing, strict) binarisations tried in turn until one gives a clean grid (see _ink_mask). Unsmoothed comes
+last: it keeps the hairline strokes of small print that even a 3x3 median erases, but also keeps the noise."""
 MAX_BLOBS = 4000
 """Most blobs considered (a fine texture can make tens of thousands)."""
 MAX_CLUSTERS = 4
@@ -132,6 +133,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         bright = cv2.max(cv2.max(b, g), r)
         if best is None or _coloured_ink(bright, cv2.min(cv2.min(b, g), r), best.corners()):
             lattices += _search(bright)
+    lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat)
+                                                   for other in lattices)]
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
@@ -145,6 +148,41 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         chosen.append(lat)
     return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols,
                          inverted=_light_on_dark(work, lat)) for lat in chosen]
+
+
+def _axes(lat: _Lattice) -> tuple[np.ndarray, float, float]:
+    """The lattice's centre (working px), the angle of its rows (degrees) and its mean pitch (px) there."""
+    cm, rm = (lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2
+    o, ex, ey = _apply(lat.H, np.array([[cm, rm], [cm + 1, rm], [cm, rm + 1]]))
+    angle = float(np.degrees(np.arctan2(ex[1] - o[1], ex[0] - o[0])))
+    return o, angle, float(np.linalg.norm(ex - o) + np.linalg.norm(ey - o)) / 2
+
+
+def _interleaved(lat: _Lattice, other: _Lattice) -> bool:
+    """Whether `lat` is `other` turned 45 degrees at 1/sqrt(2) of its pitch over the same place: its nodes then
+    alternate between the other grid's letters and its cell corners (where ruled lines cross, blurred into dots),
+    so it is not a grid itself. (A real grid has no such coarser twin: the letters between its nodes would sit
+    off that twin's nodes and end its rows.)"""
+    centre, angle, pitch = _axes(lat)
+    _, o_angle, o_pitch = _axes(other)
+    if abs((angle - o_angle) % 90 - 45) > 6 or not 1.25 < o_pitch / pitch < 1.6 or other.fill < 0.8:
+        return False
+    quad = other.corners().astype(np.float32)
+    return cv2.pointPolygonTest(quad, (float(centre[0]), float(centre[1])), False) >= 0
+
+
+def _extends(lat: _Lattice, other: _Lattice) -> bool:
+    """Whether `lat` is a free-standing grid that covers `other`, a larger version of the same lattice: `other`
+    then stopped short of rows or columns that continue it (a binarisation that recovers more letters can also
+    break up a few rows, and so count more nodes over less of the grid)."""
+    if not lat.isolated or other.isolated or lat.rows * lat.cols <= other.rows * other.cols:
+        return False
+    _, angle, pitch = _axes(lat)
+    _, o_angle, o_pitch = _axes(other)
+    if abs((angle - o_angle + 45) % 90 - 45) > 3 or not 0.9 < o_pitch / pitch < 1.1:
+        return False
+    quad = lat.corners().astype(np.float32)
+    return all(cv2.pointPolygonTest(quad, (float(x), float(y)), True) > -0.5 * pitch for x, y in other.corners())
 
 
 def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> bool:
@@ -180,8 +218,8 @@ def _search(work: np.ndarray) -> list[_Lattice]:
     lattices: list[_Lattice] = []
     for inverted in _polarities(work):
         src = 255 - work if inverted else work
-        for denoise, strict in INK_VARIANTS:
-            mask = _ink_mask(src, denoise, strict)
+        for smoothing, strict in INK_VARIANTS:
+            mask = _ink_mask(src, smoothing, strict)
             found = _lattices(_letter_blobs(mask))
             if found:
                 again = _lattices(_blobs_without_lines(mask, _lattice_frame(found[0])))
@@ -271,14 +309,16 @@ def _polarities(gray: np.ndarray) -> list[bool]:
     return [False, True] if dark > 0.03 else [False]
 
 
-def _ink_mask(gray: np.ndarray, denoise: bool, strict: bool) -> np.ndarray:
+def _ink_mask(gray: np.ndarray, smoothing: str, strict: bool) -> np.ndarray:
     """Dark ink as 255 on 0: the background is flattened by dividing by a local maximum, then thresholded.
 
-    `denoise` smooths harder first (grainy scans and photos); the light version keeps tiny letters intact.
+    `smoothing` first: "heavy" for grainy scans and photos, "light" (a 3x3 median) keeps tiny letters intact,
+    "none" also keeps strokes one pixel wide (thin small print on newsprint, which a median breaks into specks).
     `strict` keeps only ink 30% darker than its surroundings: blurred letters then stay apart from the rules.
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
-    smooth = cv2.GaussianBlur(cv2.medianBlur(gray, 5), (0, 0), 1.5) if denoise else cv2.medianBlur(gray, 3)
+    smooth = {"heavy": lambda g: cv2.GaussianBlur(cv2.medianBlur(g, 5), (0, 0), 1.5),
+              "light": lambda g: cv2.medianBlur(g, 3), "none": lambda g: g}[smoothing](gray)
     norm = imaging.flatten(smooth, imaging.paper(smooth, k, box=True))
     t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters 20%
@@ -543,7 +583,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     lo = [int(ij[:, 0].min()), int(ij[:, 1].min())]  # [c0, r0]
     hi = [int(ij[:, 0].max()), int(ij[:, 1].max())]  # [c1, r1]
     allpts = np.c_[b.x, b.y]
-    letter = None  # median letter height and area in pitches, fixed from the linked cluster
+    letter = None  # median letter height, area and width in pitches, fixed from the linked cluster
     seen: dict[tuple[int, ...], int] = {}  # rectangle -> iteration that ended on it
     states = []  # (lo, hi, H, size_ok, hrel) after each iteration
     for _ in range(FIT_ROUNDS):
@@ -559,7 +599,8 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         extent = np.c_[b.w / px, b.h / py]
         area = b.area / (px * py)
         if letter is None:
-            letter = float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]]))
+            letter = (float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]])),
+                      float(np.median(extent[members[keep], 0])))
             # Lower case mixes x-height letters, ascenders and descenders (a row of a, c, e, m, n stands 30%
             # lower than one of b, d, f, h, k): the size checks widen by the grid's own spread, up to 1.5.
             spread = float(np.clip(imaging.height_spread(extent[members[keep], 1]) / 1.1, 1.0, 1.5))
@@ -584,7 +625,11 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             hits = inside & n_on
             span = hi[1 - axis] - lo[1 - axis] + 1
             nodes = len(np.unique(n_rnd[hits, 1 - axis]))
-            stout = len(np.unique(n_rnd[hits & ~n_slender, 1 - axis]))
+            # A thin outline or rule breaks into dashes a letter high where it steps a pixel: too narrow for
+            # letters, though not always slender enough to be flagged. (A column narrower than this throughout
+            # would be all I's.)
+            thin = n_slender | (n_extent[:, 0] < 0.4 * letter[2]) if axis == 0 else n_slender
+            stout = len(np.unique(n_rnd[hits & ~thin, 1 - axis]))
             if nodes < 0.3 * span or stout < 0.5 * nodes:
                 return 0  # too few letters, or mostly strokes: the pieces of a frame or ruled line
             off = np.count_nonzero(inside & ~n_on & n_solid)

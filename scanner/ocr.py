@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from scanner import imaging
+from scanner import classify, imaging
 from scanner.engine import Engine, Symbol, get_engine
 
 DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -40,6 +40,8 @@ WIDE_FONT, WIDE_FONT_TO = 1.1, 0.8  # see narrowed()
 GRAIN_LEVEL, GRAIN_MEDIAN = 6.0, 13  # see denoise()
 LOOK_ALIKE, SURE, OUTVOTE = 0.9, 0.85, 0.1  # see _same_shapes()
 BARS = ("l", "I", "|")  # see _normalise()
+DEGRADED_BELOW, CLASSIFIER_SURE, CLASSIFIER_OVERRIDES = 0.6, 0.92, 0.95  # see _classifier_opinions()
+BLANK_CONTRAST, INK_CONTRAST = 0.3, 12.0
 LOWER_SHAPES = "abdefghmnqrty"  # lower-case letters unlike their capitals (see printed_lower())
 
 
@@ -172,6 +174,12 @@ def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int,
         bottom, right = int(max(y[keep] + h[keep])), int(max(x[keep] + w[keep]))
         found[cell] = top, left, np.isin(labels[top:bottom, left:right], [i + 1 for i in keep])
     return found
+
+
+def letter_height(flat: np.ndarray, rows: int, cols: int, cell_px: int) -> float:
+    """The median height of a prepared grid's letters in px (half a cell when none is found)."""
+    found = letter_masks(ink_mask(flat, cell_px), rows, cols, cell_px)
+    return float(np.median([mask.shape[0] for _, _, mask in found.values()])) if found else cell_px / 2
 
 
 def letter_image(flat: np.ndarray, top: int, left: int, mask: np.ndarray, scale: float) -> np.ndarray:
@@ -565,13 +573,52 @@ def _same_shapes(cells: _Cells, letters) -> None:
         cells.replace(cell, winner, max(old, 0.45), keep_old_as=old * 0.8)
 
 
-def grid_letters(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int,
-                 accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
-    """The cleaned letter image of every non-empty cell (see clean_letters) of a rectified grid, light on
-    dark inverted first."""
+def prepared(rectified_gray: np.ndarray, cell_px: int) -> np.ndarray:
+    """A rectified grid made ready to read: light on dark inverted, the lighting flattened, grain filtered."""
     if imaging.light_on_dark(rectified_gray, cell_px):
         rectified_gray = 255 - rectified_gray
-    flat = denoise(flatten(rectified_gray, cell_px), cell_px)
+    return denoise(flatten(rectified_gray, cell_px), cell_px)
+
+
+def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet: str) -> None:
+    """The grey-level classifier's say (scanner.classify), on grids of capitals.
+
+    On a degraded grid (Tesseract's median calibrated confidence under DEGRADED_BELOW while the classifier's
+    median probability is at least CLASSIFIER_SURE) every cell takes the classifier's letter; elsewhere a cell
+    takes it when the classifier is CLASSIFIER_OVERRIDES sure, or, flagged unsure, when Tesseract read nothing
+    there. Blank cells (less than BLANK_CONTRAST of the median cell's contrast, or INK_CONTRAST grey levels)
+    are left alone.
+    Tuned on 35 corpus grids and 25 generated hard pages (seeds 200000+): corpus cells 99.25% -> 99.16%,
+    hard pages 83% -> 95% (before the word list repairs anything).
+    """
+    if cells.lower is not False or alphabet != classify.CLASSES:
+        return
+    rows, cols = cells.conf.shape
+    everything = [(r, c) for r in range(rows) for c in range(cols)]
+    windows, contrast = classify.cell_windows(flat, everything, cell_px, letter_height(flat, rows, cols, cell_px))
+    inked = contrast >= max(BLANK_CONTRAST * float(np.median(contrast)), INK_CONTRAST)
+    if not inked.any():
+        return
+    p = classify.probabilities(windows)
+    best, sure = p.argmax(axis=1), p.max(axis=1)
+    degraded = np.median(calibrate(cells.conf)[inked.reshape(rows, cols)]) < DEGRADED_BELOW and \
+        np.median(sure[inked]) >= CLASSIFIER_SURE
+    for i, (r, c) in enumerate(everything):
+        letter, read, conf = alphabet[best[i]], cells.grid[r][c], float(cells.conf[r, c])
+        if not inked[i] or (letter == read and conf > 0):
+            continue
+        if degraded or sure[i] >= CLASSIFIER_OVERRIDES or conf == 0:
+            alts = {alphabet[j]: CAL_ZERO + CAL_SPAN * float(p[i, j]) for j in np.argsort(p[i])[::-1][1:MAX_ALTERNATIVES]
+                    if p[i, j] >= 0.05}
+            if conf > 0:
+                alts[read] = conf
+            trust = 1.0 if degraded or conf > 0 else 0.5
+            cells.set((r, c), letter, CAL_ZERO + CAL_SPAN * trust * float(sure[i]), alts)
+
+
+def grid_letters(flat: np.ndarray, rows: int, cols: int, cell_px: int,
+                 accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+    """The cleaned letter image of every non-empty cell (see clean_letters) of a prepared grid."""
     # Blobs are found on the plain image; the letter images are cut from a sharpened one (blurred photos
     # of small print: simulated photos 82% -> 91% of cells; sharpening the blob search too broke hairlines).
     return clean_letters(sharpen(flat, cell_px), ink_mask(flat, cell_px), rows, cols, cell_px, accents)
@@ -595,7 +642,8 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
     alphabet = _normalise(alphabet)
     engine = engine or get_engine()
     accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
-    letters = narrowed(grid_letters(rectified_gray, rows, cols, cell_px, accents))
+    flat = prepared(rectified_gray, cell_px)
+    letters = narrowed(grid_letters(flat, rows, cols, cell_px, accents))
     bases = alphabet
     marks: dict[tuple[int, int], str] = {}
     if accents:
@@ -610,6 +658,7 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
     _second_opinions(cells, letters, engine, bases)
     _same_shapes(cells, letters)
     _shape_checks(cells, letters, bases)
+    _classifier_opinions(cells, flat, cell_px, bases)
     if accents:
         tall = {cell: image.shape[0] > 1.15 * LETTER_PX for cell, (image, _) in letters.items()}
         _apply_marks(cells.grid, cells.conf, cells.alts, marks, tall, alphabet)

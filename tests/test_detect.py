@@ -238,3 +238,18 @@ def test_white_on_dark_grid_over_a_monospaced_word_list(seed: int) -> None:
     loc = find_grid(image, f"seed {seed}")
     assert (loc.rows, loc.cols, loc.inverted) == (truth["rows"], truth["cols"], True)
     assert _corner_error(loc, truth) < CORNER_TOL
+
+
+@pytest.mark.parametrize("seed, why", [
+    (0, "faint monospaced hairlines: a 3x3 median breaks every letter into specks"),
+    (1, "thin sans letters inside black rules, broken up by the median"),
+    (25, "grey rules under a shadow: the unsmoothed mask breaks up the bottom rows, the smoothed ones do not"),
+    (59, "blurred crossings of black rules: letters and crossings form a lattice turned 45 degrees"),
+    (75, "a thin outline box whose tilted left side breaks into letter-high dashes: not a column"),
+])
+def test_newsprint_large_grid(seed: int, why: str) -> None:
+    """synth.condition_case("newsprint") seeds that once lost or gained rows: exact shape, corners close."""
+    image, truth = synth.condition_case("newsprint", seed)
+    loc = find_grid(image, why)
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"]), why
+    assert _corner_error(loc, truth) < CORNER_TOL, why
