@@ -30,6 +30,10 @@ MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
 REACH = 1.0
 """The list is looked for within this many grid sizes (the grid's longer side) of the grid."""
+SHEET_LEVEL = 0.5
+"""Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
+LIST_INK_PITCHES = (0.2, 1.5)
+"""List letters are this many grid pitches tall at least and at most (titles and artwork are larger)."""
 NOISE_LEVEL = 6.0
 """Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
 ENTRY_GAP = 1.1
@@ -360,18 +364,48 @@ def _stretch(flat: np.ndarray) -> np.ndarray:
     return np.clip(255.0 - (255.0 - flat.astype(np.float32)) * scale, 0, 255).astype(np.uint8)
 
 
-def _ink_height(flat: np.ndarray) -> float | None:
+def _ink_height(flat: np.ndarray, pitch: float | None = None) -> float | None:
     """Height of the smaller letter-like ink blobs of a flattened page (INK_QUANTILE of them, height-weighted;
-    specks, rules and artwork fail the size or fill tests); None when there are none."""
+    specks, rules and artwork fail the size or fill tests); None when there are none. Given the grid's cell
+    ``pitch``, only blobs within LIST_INK_PITCHES of it count: a big title or the shadow of the sheet's edge
+    would otherwise outweigh the small print of a list (and small print may be under 6 px)."""
     n, _, stats, _ = cv2.connectedComponentsWithStats((flat < 170).astype(np.uint8), connectivity=8)
     h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
-    keep = (h >= 6) & (h <= flat.shape[0] / 6) & (w <= 2 * h) & (area >= 12) & (area <= 0.9 * h * w) & (
+    low, high = (6, flat.shape[0] / 6) if not pitch else (max(3.0, LIST_INK_PITCHES[0] * pitch),
+                                                          LIST_INK_PITCHES[1] * pitch)
+    keep = (h >= low) & (h <= high) & (w <= 2 * h) & (area >= 0.3 * low * low) & (area <= 0.9 * h * w) & (
         area >= 0.1 * h * w)
     if keep.sum() < 3:
         return None
     h = np.sort(h[keep]).astype(np.float64)
     cum = np.cumsum(h)  # height-weighted: a letter outweighs a speck that just passed the tests
     return float(h[np.searchsorted(cum, INK_QUANTILE * cum[-1])])
+
+
+def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | None:
+    """Boolean mask of the sheet the grid is printed on when it lies on a darker ground (a table, a cloth at
+    night): where the paper level, a median a few cells wide, is at least SHEET_LEVEL of the level under the grid
+    (``grid``: a polygon), connected to the grid, holes (dark panels) filled, grown by half a cell. None when no
+    such ground is in view (a scan, a page filling the photo). Photo background turns to noise when flattened:
+    Tesseract reads it slowly, as junk."""
+    shrink = max(1, int(pitch // 3))
+    h, w = gray.shape[:2]
+    small = cv2.resize(gray, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
+    level = imaging.paper(small, 3 * pitch / shrink, method="median")
+    inside = cv2.fillPoly(np.zeros(small.shape, np.uint8), [np.round(grid / shrink).astype(np.int32)], 1) > 0
+    if not inside.any():
+        return None
+    page = (level >= SHEET_LEVEL * float(np.median(level[inside]))) | inside
+    _, labels = cv2.connectedComponents(page.astype(np.uint8), connectivity=4)
+    page = np.isin(labels, np.unique(labels[inside]))
+    _, labels = cv2.connectedComponents((~page).astype(np.uint8), connectivity=4)
+    edge = np.unique(np.r_[labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    page = ~np.isin(labels, edge[edge > 0])  # holes in the sheet are part of it
+    grow = max(1, round(0.5 * pitch / shrink))
+    page = cv2.dilate(page.astype(np.uint8), np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    if page.mean() > 0.98:
+        return None
+    return cv2.resize(page, (w, h), interpolation=cv2.INTER_NEAREST) > 0
 
 
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
@@ -404,19 +438,26 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         grown = centre + (q - centre) * (1 + margin / np.maximum(np.linalg.norm(q - centre, axis=1, keepdims=True),
                                                                  1))
         masks.append(np.round(grown).astype(np.int32))
-    outside = np.ones(gray.shape, np.uint8)
-    cv2.fillPoly(outside, masks, 0)
-    if _light_on_dark(gray, masks, pitch):
+    keep = np.ones(gray.shape, np.uint8)  # 0: blanked (the grids, the ground around the sheet)
+    cv2.fillPoly(keep, masks, 0)
+    sheet = _sheet(gray, masks[0], pitch) if main is not None and pitch else None
+    if _light_on_dark(gray, masks, pitch, sheet):
         gray = 255 - gray
+    if sheet is not None:
+        keep[~sheet] = 0
+        ys, xs = np.nonzero(sheet)
+        x0, y0 = int(xs.min()), int(ys.min())
+        gray, keep = gray[y0:ys.max() + 1, x0:xs.max() + 1], keep[y0:ys.max() + 1, x0:xs.max() + 1]
+        T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ T
     gray, grainy = _denoise(gray)
     flat = _flatten(gray)
-    flat[outside == 0] = 255
-    ink = _ink_height(_stretch(flat))
+    flat[keep == 0] = 255
+    ink = _ink_height(_stretch(flat), pitch)
     if grainy and ink:
         flat = _flatten(gray, ink)
-        flat[outside == 0] = 255
+        flat[keep == 0] = 255
     flat = _stretch(flat)
-    ink = _ink_height(flat) or ink
+    ink = _ink_height(flat, pitch) or ink
     scale = float(np.clip(TARGET_INK_PX / ink, 0.4, 4.0)) if ink else 1.0
     scale = min(scale, np.sqrt(MAX_OCR_PIXELS / flat.size))
     if abs(scale - 1.0) > 0.1:
@@ -426,17 +467,23 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     return flat, T
 
 
-def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | None) -> bool:
-    """Whether the print right around the main grid is light on a dark ground. Judged on a ring a couple of
-    cells wide outside the grid, not on the whole photo, whose background (a table, a wall) may be darker than
-    the page; with no grid, on the whole picture."""
+def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | None,
+                   sheet: np.ndarray | None = None) -> bool:
+    """Whether the print around the main grid is light on a dark ground. Given the ``sheet`` it is printed on (see
+    _sheet), judged on the sheet a cell clear of its edge (the step from a dark table to the paper would outweigh
+    faint print); else on a ring a couple of cells wide outside the grid, not on the whole photo, whose background
+    (a table, a wall) may be darker than the page; with no grid, on the whole picture."""
     window = round(pitch) if pitch else max(gray.shape) // 20
     if not masks:
         return imaging.light_on_dark(gray, window)
+    grids = cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks, 1) > 0
+    if sheet is not None:
+        inner = cv2.erode(sheet.astype(np.uint8), np.ones((2 * window + 1, 2 * window + 1), np.uint8)) > 0
+        if np.count_nonzero(inner & ~grids) >= 0.25 * np.count_nonzero(sheet & ~grids):
+            return imaging.light_on_dark(gray, window, inner & ~grids)
     width = max(6, int(2 * (pitch or 10.0)))
     ring = cv2.dilate(cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks[:1], 1), np.ones((width, width), np.uint8))
-    ring[cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks, 1) > 0] = 0
-    return imaging.light_on_dark(gray, window, ring > 0)
+    return imaging.light_on_dark(gray, window, (ring > 0) & ~grids)
 
 
 def _lines(boxes: list) -> list[list]:

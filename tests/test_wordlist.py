@@ -276,3 +276,30 @@ def test_list_heading_is_not_an_entry(heading):
     recovered, spurious = _score(wl.words, truth["words"])
     assert not any(set(w.upper().split()) & set(heading.upper().split()) for w in wl.words), wl.words
     assert recovered >= len(truth["words"]) - 1 and spurious == 0, wl.words
+
+
+def test_sheet_on_a_dark_table_is_masked_from_the_ground():
+    """A bright sheet on a dark table: the sheet (with a dark panel inside it) is kept, the table is not; a page
+    filling the picture has no ground to mask."""
+    from scanner.wordlist import _sheet
+
+    gray = np.full((400, 500), 40, np.uint8)
+    gray[50:350, 100:400] = 200
+    gray[260:320, 150:250] = 90  # a dark panel printed on the sheet
+    grid = np.array([[150, 80], [350, 80], [350, 230], [150, 230]], np.float64)
+    sheet = _sheet(gray, grid, pitch=15.0)
+    assert sheet is not None and sheet[60:340, 110:390].all() and sheet[290, 200]
+    assert not sheet[10:40].any() and not sheet[:, :80].any()
+    assert _sheet(np.full((400, 500), 200, np.uint8), grid, pitch=15.0) is None
+
+
+def test_ink_height_given_the_pitch_ignores_a_big_title():
+    """Small list letters decide the text height, not a title three cells tall (which outweighs them)."""
+    from scanner.wordlist import _ink_height
+
+    flat = np.full((600, 600), 255, np.uint8)
+    cv2.putText(flat, "TITLE", (20, 120), cv2.FONT_HERSHEY_SIMPLEX, 3.0, 0, 12)
+    for i in range(2):
+        cv2.putText(flat, "WORD LIST", (20, 200 + 30 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 0, 1)
+    assert _ink_height(flat) > 40
+    assert 8 <= _ink_height(flat, pitch=20.0) <= 14
