@@ -37,28 +37,29 @@ def cell_windows(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int,
     scale = LETTER_H / max(letter_px, 1.0)
     ink = cv2.resize(255.0 - flat.astype(np.float32), None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     pitch = cell_px * scale
-    half = WINDOW // 2
     pad = WINDOW + int(pitch)
     ink = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
-    out = np.zeros((len(cells), WINDOW, WINDOW), np.float32)
-    contrast = np.zeros(len(cells), np.float32)
+    at = pad + (np.asarray(cells, dtype=np.float64).reshape(-1, 2) + 0.5) * pitch  # cell centres (y, x)
     reach = max(2, int(pitch / 2))
-    for i, (r, c) in enumerate(cells):
-        cy, cx = pad + (r + 0.5) * pitch, pad + (c + 0.5) * pitch
-        y0, x0 = int(cy) - reach, int(cx) - reach
-        around = ink[y0:y0 + 2 * reach, x0:x0 + 2 * reach]
-        weight = np.maximum(around - np.percentile(around, 50), 0.0) ** 2
-        total = float(weight.sum())
-        if total > 0:  # the ink's centre of mass, pulled half-way back to the cell's centre
-            ys, xs = np.mgrid[0:around.shape[0], 0:around.shape[1]]
-            cy = (cy + y0 + float((weight * ys).sum()) / total) / 2
-            cx = (cx + x0 + float((weight * xs).sum()) / total) / 2
-        top, left = int(round(cy)) - half, int(round(cx)) - half
-        window = ink[top:top + WINDOW, left:left + WINDOW]
-        low, high = np.percentile(window, [20, 99.5])
-        contrast[i] = high - low
-        out[i] = np.clip((window - low) / max(high - low, 8.0), 0.0, 1.0)
-    return out, contrast
+    around = _crops(ink, at.astype(int) - reach, 2 * reach)
+    weight = np.maximum(around - np.median(around, axis=(1, 2), keepdims=True), 0.0) ** 2
+    total = weight.sum(axis=(1, 2))
+    steps = np.arange(2 * reach)
+    mass = np.stack([(weight.sum(axis=2) * steps).sum(axis=1), (weight.sum(axis=1) * steps).sum(axis=1)], axis=1)
+    centre = at.astype(int) - reach + mass / np.maximum(total, 1e-9)[:, None]
+    at = np.where(total[:, None] > 0, (at + centre) / 2, at)  # the ink's centre, pulled half-way back to the cell's
+    window = _crops(ink, np.round(at).astype(int) - WINDOW // 2, WINDOW)
+    low, high = np.percentile(window, [20, 99.5], axis=(1, 2))
+    stretched = (window - low[:, None, None]) / np.maximum(high - low, 8.0)[:, None, None]
+    return np.clip(stretched, 0.0, 1.0).astype(np.float32), (high - low).astype(np.float32)
+
+
+def _crops(image: np.ndarray, corners: np.ndarray, size: int) -> np.ndarray:
+    """(n, size, size) squares of ``image`` whose top-left corners are ``corners`` (n, 2: y, x)."""
+    steps = np.arange(size)
+    ys = corners[:, 0, None, None] + steps[None, :, None]
+    xs = corners[:, 1, None, None] + steps[None, None, :]
+    return image[ys, xs]
 
 
 @functools.cache

@@ -176,9 +176,14 @@ def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int,
     return found
 
 
-def letter_height(flat: np.ndarray, rows: int, cols: int, cell_px: int) -> float:
-    """The median height of a prepared grid's letters in px (half a cell when none is found)."""
-    found = letter_masks(ink_mask(flat, cell_px), rows, cols, cell_px)
+def grid_masks(flat: np.ndarray, rows: int, cols: int, cell_px: int,
+               accents: bool = False) -> dict[tuple[int, int], tuple[int, int, np.ndarray]]:
+    """The letter of each cell of a prepared grid that has one (see letter_masks), grid lines removed."""
+    return letter_masks(ink_mask(flat, cell_px), rows, cols, cell_px, accents)
+
+
+def letter_height(found: dict[tuple[int, int], tuple[int, int, np.ndarray]], cell_px: int) -> float:
+    """The median height in px of the letters ``found`` by letter_masks (half a cell when there are none)."""
     return float(np.median([mask.shape[0] for _, _, mask in found.values()])) if found else cell_px / 2
 
 
@@ -257,18 +262,17 @@ def slot_of(symbol: Symbol) -> tuple[int, int]:
     return int((y - LINE_GAP / 2) // (LETTER_PX + LINE_GAP)), int((x - GAP / 2) // (SLOT_W + GAP))
 
 
-def clean_letters(flat: np.ndarray, ink: np.ndarray, rows: int, cols: int, cell_px: int,
-                  accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+def clean_letters(flat: np.ndarray, found: dict[tuple[int, int], tuple[int, int, np.ndarray]],
+                  cell_px: int) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
     """Every non-empty cell's letter image for the composite, with its vertical offset (see composite):
-    blobs from ``ink``, gray levels from ``flat``.
+    blobs ``found`` by letter_masks, gray levels from ``flat``.
 
     All letters get the same scale (the median letter height becomes LETTER_PX), so Q's tail, a narrow I
     or an accent keep their proportions; offsets are measured from the row's median letter top.
     """
-    found = letter_masks(ink, rows, cols, cell_px, accents)
     if not found:
         return {}
-    scale = LETTER_PX / float(np.median([mask.shape[0] for _, _, mask in found.values()]))
+    scale = LETTER_PX / letter_height(found, cell_px)
     tops: dict[int, list[int]] = {}
     for (r, _), (top, _, _) in found.items():
         tops.setdefault(r, []).append(top)
@@ -580,7 +584,7 @@ def prepared(rectified_gray: np.ndarray, cell_px: int) -> np.ndarray:
     return denoise(flatten(rectified_gray, cell_px), cell_px)
 
 
-def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet: str) -> None:
+def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet: str, letter_px: float) -> None:
     """The grey-level classifier's say (scanner.classify), by its model for the grid's case.
 
     On a degraded grid (Tesseract's median calibrated confidence under DEGRADED_BELOW while the classifier's
@@ -595,7 +599,7 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         return
     rows, cols = cells.conf.shape
     everything = [(r, c) for r in range(rows) for c in range(cols)]
-    windows, contrast = classify.cell_windows(flat, everything, cell_px, letter_height(flat, rows, cols, cell_px))
+    windows, contrast = classify.cell_windows(flat, everything, cell_px, letter_px)
     inked = contrast >= max(BLANK_CONTRAST * float(np.median(contrast)), INK_CONTRAST)
     if not inked.any():
         return
@@ -608,20 +612,21 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         if not inked[i] or (letter == read and conf > 0):
             continue
         if degraded or sure[i] >= CLASSIFIER_OVERRIDES or conf == 0:
-            alts = {alphabet[j]: CAL_ZERO + CAL_SPAN * float(p[i, j]) for j in np.argsort(p[i])[::-1][1:MAX_ALTERNATIVES]
-                    if p[i, j] >= 0.05}
+            runners_up = np.argsort(p[i])[::-1][1:MAX_ALTERNATIVES]
+            alts = {alphabet[j]: CAL_ZERO + CAL_SPAN * float(p[i, j]) for j in runners_up if p[i, j] >= 0.05}
             if conf > 0:
                 alts[read] = conf
             trust = 1.0 if degraded or conf > 0 else 0.5
             cells.set((r, c), letter, CAL_ZERO + CAL_SPAN * trust * float(sure[i]), alts)
 
 
-def grid_letters(flat: np.ndarray, rows: int, cols: int, cell_px: int,
-                 accents: bool = False) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
-    """The cleaned letter image of every non-empty cell (see clean_letters) of a prepared grid."""
+def grid_letters(flat: np.ndarray, found: dict[tuple[int, int], tuple[int, int, np.ndarray]],
+                 cell_px: int) -> dict[tuple[int, int], tuple[np.ndarray, int]]:
+    """The cleaned letter image of every non-empty cell (see clean_letters) of a prepared grid, its letters
+    ``found`` by grid_masks."""
     # Blobs are found on the plain image; the letter images are cut from a sharpened one (blurred photos
     # of small print: simulated photos 82% -> 91% of cells; sharpening the blob search too broke hairlines).
-    return clean_letters(sharpen(flat, cell_px), ink_mask(flat, cell_px), rows, cols, cell_px, accents)
+    return clean_letters(sharpen(flat, cell_px), found, cell_px)
 
 
 def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
@@ -643,7 +648,8 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
     engine = engine or get_engine()
     accents = any(unicodedata.combining(ch) for ch in unicodedata.normalize("NFD", alphabet))
     flat = prepared(rectified_gray, cell_px)
-    letters = narrowed(grid_letters(flat, rows, cols, cell_px, accents))
+    found = grid_masks(flat, rows, cols, cell_px, accents)
+    letters = narrowed(grid_letters(flat, found, cell_px))
     bases = alphabet
     marks: dict[tuple[int, int], str] = {}
     if accents:
@@ -658,7 +664,7 @@ def read_grid(rectified_gray: np.ndarray, rows: int, cols: int, *, cell_px: int,
     _second_opinions(cells, letters, engine, bases)
     _same_shapes(cells, letters)
     _shape_checks(cells, letters, bases)
-    _classifier_opinions(cells, flat, cell_px, bases)
+    _classifier_opinions(cells, flat, cell_px, bases, letter_height(found, cell_px))
     if accents:
         tall = {cell: image.shape[0] > 1.15 * LETTER_PX for cell, (image, _) in letters.items()}
         _apply_marks(cells.grid, cells.conf, cells.alts, marks, tall, alphabet)

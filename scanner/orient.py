@@ -18,7 +18,7 @@ import numpy as np
 
 from scanner import imaging
 from scanner.engine import Engine
-from scanner.ocr import LETTER_PX, both_cases, composite, grid_letters, prepared, printed_lower, slot_of
+from scanner.ocr import LETTER_PX, both_cases, composite, grid_letters, grid_masks, prepared, printed_lower, slot_of
 
 SAMPLE = 20
 """Letters read per candidate turn."""
@@ -45,7 +45,9 @@ def sample_letters(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: in
     band = min(rows, max(1, math.ceil(1.5 * count / cols)))
     top = (rows - band) // 2
     strip = rectified_gray[top * cell_px:(top + band) * cell_px]
-    letters = [letter for _, letter in sorted(grid_letters(prepared(strip, cell_px), band, cols, cell_px).items())]
+    flat = prepared(strip, cell_px)
+    found = grid_masks(flat, band, cols, cell_px)
+    letters = [letter for _, letter in sorted(grid_letters(flat, found, cell_px).items())]
     if len(letters) > count:
         letters = [letters[i] for i in np.linspace(0, len(letters) - 1, count).round().astype(int)]
     return letters

@@ -50,7 +50,8 @@ def test_classifier_reads_hard_conditions(condition, threshold):
         rows, cols = truth["rows"], truth["cols"]
         flat = ocr.prepared(rectified, CELL_PX)
         cells = [(r, c) for r in range(rows) for c in range(cols)]
-        windows, _ = classify.cell_windows(flat, cells, CELL_PX, ocr.letter_height(flat, rows, cols, CELL_PX))
+        height = ocr.letter_height(ocr.grid_masks(flat, rows, cols, CELL_PX), CELL_PX)
+        windows, _ = classify.cell_windows(flat, cells, CELL_PX, height)
         p = classify.probabilities(windows)
         letters = "".join(classify.CLASSES[i] for i in p.argmax(axis=1))
         scores.append(right([letters[r * cols:(r + 1) * cols] for r in range(rows)], truth["grid"]))

@@ -13,7 +13,7 @@ import pytest
 from scanner import synth
 from scanner.engine import get_engine
 from scanner.ocr import (DEFAULT_ALPHABET, GRAIN_LEVEL, LOOK_ALIKE, WIDE_FONT, WIDE_FONT_TO, GridReading, clean_letters,
-                         flatten, grain, holes, ink_mask, narrowed, read_grid, shape_vector)
+                         flatten, grain, grid_masks, holes, narrowed, read_grid, shape_vector)
 
 CELL = 64
 
@@ -242,7 +242,7 @@ def test_wide_font_is_narrowed():
 
     def letters(image):
         flat = flatten(image, CELL)
-        return clean_letters(flat, ink_mask(flat, CELL), 15, 15, CELL)
+        return clean_letters(flat, grid_masks(flat, 15, 15, CELL), CELL)
 
     def aspect(found):
         return float(np.median([image.shape[1] / image.shape[0] for image, _ in found.values()]))
@@ -260,7 +260,7 @@ def test_holes_tell_r_from_k():
     rendered grid)."""
     gray, grid = rectified_grid(53, rows=6, cols=6, font=synth.available_fonts()[0], pitch=40, lined=False)
     flat = flatten(gray, CELL)
-    found = clean_letters(flat, ink_mask(flat, CELL), 6, 6, CELL)
+    found = clean_letters(flat, grid_masks(flat, 6, 6, CELL), CELL)
     expected = {**dict.fromkeys("RPAQODB", 1), "B": 2, **dict.fromkeys("KLXTIVWYZ", 0)}
     checked = [(grid[r][c], holes(image)) for (r, c), (image, _) in found.items() if grid[r][c] in expected]
     assert checked and all(n == expected[letter] for letter, n in checked), checked
@@ -272,7 +272,7 @@ def test_shape_vectors_find_the_same_letter():
     occurs more than once; >= 90% of same-letter pairs and <= 5% of other pairs correlate >= LOOK_ALIKE."""
     gray, grid = rectified_grid(7, font=synth.available_fonts()[0], pitch=40, blur=0.6, noise=4.0)
     flat = flatten(gray, CELL)
-    found = clean_letters(flat, ink_mask(flat, CELL), 15, 15, CELL)
+    found = clean_letters(flat, grid_masks(flat, 15, 15, CELL), CELL)
     cells = list(found)
     truth = np.array([grid[r][c] for r, c in cells])
     vectors = np.stack([shape_vector(found[cell][0]) for cell in cells])

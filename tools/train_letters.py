@@ -1,9 +1,10 @@
-"""Train the letter classifier of scanner/classify.py and write its weights to scanner/models/letters.npz.
+"""Train a letter classifier of scanner/classify.py and write its weights to scanner/models/.
 
 Cells are cut from generated pages exactly as the scanner cuts them (rectify at the grid's corners, made a
-little wrong on purpose as detection would; flatten; centre on the ink): ordinary pages, photos and scans
-(scanner.synth.random_case) and the hard conditions dim, small, handwritten, newsprint and tiny for the model of
-capitals; the lowercase condition (pages, photos and scans) for the model of lower-case grids (--lower). Training seeds start at 100000, clear of the seeds the benchmarks use. The network is trained with
+little wrong on purpose as detection would; flatten; centre on the ink). The model of capitals learns from
+ordinary pages, photos and scans (scanner.synth.random_case) and the hard conditions dim, small, handwritten,
+newsprint and tiny; the model of lower-case grids (--lower) from the lowercase condition (pages, photos, scans).
+Training seeds start at 100000, clear of the seeds the benchmarks use. The network is trained with
 NumPy alone (two layers, Adam, a few epochs); the held-out pages' accuracy is printed per source.
 
     .venv/bin/python tools/train_letters.py [--pages 420] [--epochs 12] [--cache cells.npz] [--lower]
@@ -43,7 +44,8 @@ def page_cells(index: int, lower: bool = False) -> tuple[str, np.ndarray, np.nda
     rectified, _ = rectify(image, GridLocation(corners, rows, cols, bool(truth.get("inverted"))), cell_px=CELL_PX)
     flat = ocr.prepared(rectified, CELL_PX)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
-    windows, _ = classify.cell_windows(flat, cells, CELL_PX, ocr.letter_height(flat, rows, cols, CELL_PX))
+    height = ocr.letter_height(ocr.grid_masks(flat, rows, cols, CELL_PX), CELL_PX)
+    windows, _ = classify.cell_windows(flat, cells, CELL_PX, height)
     letters = "".join(truth["grid"])
     keep = np.array([ch in classify.CLASSES for ch in letters])
     labels = np.array([classify.CLASSES.find(ch) for ch in letters])
