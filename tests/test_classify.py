@@ -68,3 +68,15 @@ def test_read_grid_with_the_classifier_reads_a_dim_photo():
         reading = ocr.read_grid(rectified, truth["rows"], truth["cols"], cell_px=CELL_PX, engine=engine, lower=False)
         scores.append(right(reading.rows, truth["grid"]))
     assert np.mean(scores) >= 0.90, scores
+
+
+def test_read_grid_of_lower_case_with_the_classifier():
+    """A lower-case grid read with the lower-case model's opinions: 96% of the cells of four unseen pages
+    (measured 97.5%; without the classifier 94.7% of the same cells)."""
+    engine = get_engine()
+    scores = []
+    for seed in range(300000, 300004):
+        rectified, truth = truth_grid("lowercase", seed)
+        reading = ocr.read_grid(rectified, truth["rows"], truth["cols"], cell_px=CELL_PX, engine=engine, lower=True)
+        scores.append(right(reading.rows, truth["grid"]))
+    assert np.mean(scores) >= 0.96, scores
