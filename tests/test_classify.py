@@ -58,25 +58,20 @@ def test_classifier_reads_hard_conditions(condition, threshold):
     assert np.mean(scores) >= threshold, scores
 
 
-def test_read_grid_with_the_classifier_reads_a_dim_photo():
-    """Tesseract with the classifier's opinions on unsure cells: 90% of the cells of three unseen night
-    photos (the scanner without the classifier read 61% of the dim pages of bench/accuracy.py --conditions 5)."""
+@pytest.mark.parametrize("condition, seeds, threshold", [
+    # night photos: the scanner without the classifier read 61% of the dim pages of bench/accuracy.py --conditions 5
+    ("dim", range(300003, 300006), 0.90),
+    # lower case, with the lower-case model: measured 97.5%, without the classifier 94.7% of the same cells
+    ("lowercase", range(300000, 300004), 0.96),
+])
+def test_read_grid_with_the_classifier(condition, seeds, threshold):
+    """Tesseract with the classifier's opinions: mean share of cells right on unseen pages at least
+    ``threshold``."""
     engine = get_engine()
     scores = []
-    for seed in range(300003, 300006):
-        rectified, truth = truth_grid("dim", seed)
-        reading = ocr.read_grid(rectified, truth["rows"], truth["cols"], cell_px=CELL_PX, engine=engine, lower=False)
+    for seed in seeds:
+        rectified, truth = truth_grid(condition, seed)
+        reading = ocr.read_grid(rectified, truth["rows"], truth["cols"], cell_px=CELL_PX, engine=engine,
+                                lower=condition == "lowercase")
         scores.append(right(reading.rows, truth["grid"]))
-    assert np.mean(scores) >= 0.90, scores
-
-
-def test_read_grid_of_lower_case_with_the_classifier():
-    """A lower-case grid read with the lower-case model's opinions: 96% of the cells of four unseen pages
-    (measured 97.5%; without the classifier 94.7% of the same cells)."""
-    engine = get_engine()
-    scores = []
-    for seed in range(300000, 300004):
-        rectified, truth = truth_grid("lowercase", seed)
-        reading = ocr.read_grid(rectified, truth["rows"], truth["cols"], cell_px=CELL_PX, engine=engine, lower=True)
-        scores.append(right(reading.rows, truth["grid"]))
-    assert np.mean(scores) >= 0.96, scores
+    assert np.mean(scores) >= threshold, scores
