@@ -3,12 +3,14 @@
 Tesseract reads cleaned, thresholded letters, and is excellent on print that thresholds cleanly. Dim, noisy,
 blurred or tiny print does not: at 6-8 px a letter thresholds into a blob and the shape is gone, while the grey
 levels still hold it. This classifier sees every cell as grey ink, centred on its ink and scaled so the grid's
-median letter is LETTER_H px high, and gives a probability per capital letter. The OCR stage asks it about the
-cells Tesseract is unsure of (see ocr.read_grid).
+median letter is LETTER_H px high, and gives a probability per letter. The OCR stage weighs it against
+Tesseract's reading (see ocr._classifier_opinions).
 
-The network is two layers over WINDOW x WINDOW pixels (NumPy only); its weights ship in models/letters.npz and
-were trained by tools/train_letters.py on cells cut from generated pages in every condition the generator
-makes (print and handwriting fonts, photos, scans, night photos, small photos, newsprint).
+The network is two layers over WINDOW x WINDOW pixels (NumPy only). There are two models, one for grids printed
+in capitals and one for lower case (a bare bar is an I in one and an l in the other); their weights ship in
+models/ and were trained by tools/train_letters.py on cells cut from generated pages: every condition the
+generator makes (print and handwriting fonts, photos, scans, night photos, small photos, newsprint), and its
+lower-case pages for the lower-case model.
 """
 from __future__ import annotations
 

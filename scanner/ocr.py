@@ -445,6 +445,11 @@ class _Cells:
     alts: list[list[dict[str, float]]]
     lower: bool | None = None  # printed in lower case (a bare bar is an l, not an I); None: not known yet
 
+    @property
+    def bar(self) -> str:
+        """The letter a bare bar stands for: I in capitals, l in lower case."""
+        return _normalise("|", self.lower)
+
     def whitelist(self, alphabet: str) -> str:
         """What Tesseract may read: capitals for a grid of capitals (fewer look-alikes), else both cases."""
         return alphabet if self.lower is False else both_cases(alphabet)
@@ -509,7 +514,7 @@ def _second_opinions(cells: _Cells, letters, engine: Engine, alphabet: str) -> N
                                                           cells.whitelist(alphabet))):
         letter = _normalise(letter or "", cells.lower)
         image = letters[cell][0]
-        if letter == "IL"[cells.lower] and image.shape[1] > 0.35 * image.shape[0]:
+        if letter == cells.bar and image.shape[1] > 0.35 * image.shape[0]:
             continue  # the LSTM engine reads too many wide shapes (a serif J, a blot) as I
         if len(letter) == 1 and letter in alphabet and letter != cells.grid[cell[0]][cell[1]]:
             old = float(cells.conf[cell])
@@ -520,7 +525,7 @@ def _shape_checks(cells: _Cells, letters, alphabet: str) -> None:
     """Where Tesseract is weak: O vs Q (the tail outside the fitted ellipse), a K with a closed counter and
     R among its alternatives (a handwriting-style R; not G -> Q, blurred G's close up), a bare bar (an I, or an
     l in a lower-case grid)."""
-    bar = _normalise("|", cells.lower)
+    bar = cells.bar
     for cell, (image, _) in letters.items():
         letter, conf = cells.grid[cell[0]][cell[1]], float(cells.conf[cell])
         if letter in "OQ" and conf > 0.0 and "O" in alphabet and "Q" in alphabet:
@@ -599,7 +604,7 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
     Tuned on 35 corpus grids and 25 generated hard pages (seeds 200000+): corpus cells 99.25% -> 99.16%,
     hard pages 83% -> 95% (before the word list repairs anything).
     """
-    if cells.lower is None or alphabet != classify.CLASSES:
+    if alphabet != classify.CLASSES:
         return
     rows, cols = cells.conf.shape
     everything = [(r, c) for r in range(rows) for c in range(cols)]
@@ -609,14 +614,13 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         return
     p = classify.probabilities(windows, cells.lower)
     best, sure = p.argmax(axis=1), p.max(axis=1)
-    bar = _normalise("|", cells.lower)
-    degraded = np.median(calibrate(cells.conf)[inked.reshape(rows, cols)]) < DEGRADED_BELOW and \
-        np.median(sure[inked]) >= CLASSIFIER_SURE
+    calibrated = calibrate(cells.conf).ravel()
+    degraded = np.median(calibrated[inked]) < DEGRADED_BELOW and np.median(sure[inked]) >= CLASSIFIER_SURE
     for i, (r, c) in enumerate(everything):
         letter, read, conf = alphabet[best[i]], cells.grid[r][c], float(cells.conf[r, c])
         if not inked[i] or (letter == read and conf > 0):
             continue
-        unsure = read == bar or (cells.lower and calibrate(np.float64(conf)) < LOWER_UNSURE)
+        unsure = read == cells.bar or (cells.lower and calibrated[i] < LOWER_UNSURE)
         if degraded or sure[i] >= CLASSIFIER_OVERRIDES or conf == 0 or (unsure and sure[i] >= GIVES_WAY):
             runners_up = np.argsort(p[i])[::-1][1:MAX_ALTERNATIVES]
             alts = {alphabet[j]: CAL_ZERO + CAL_SPAN * float(p[i, j]) for j in runners_up if p[i, j] >= 0.05}

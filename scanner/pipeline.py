@@ -17,7 +17,7 @@ from scanner import board as boards
 from scanner.detect import find_grids, rectify, turned
 from scanner.engine import get_engine
 from scanner.load import load_image
-from scanner.ocr import GridReading, read_grid
+from scanner.ocr import DEFAULT_ALPHABET, GridReading, read_grid
 from scanner.orient import orientation
 from scanner.repair import Repaired, solve_and_repair
 from scanner.wordlist import read_word_list
@@ -26,7 +26,6 @@ from solver.dictionary import hidden_vocabulary
 from solver.errors import BadInputError, GridFormatError, NoGridError, NoWordsError
 from solver.hidden import DEFAULT_MIN_LENGTH, find_hidden, unused_letters
 
-DEFAULT_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 BOARD_MIN_LENGTH = 3
 """Shortest dictionary word reported on a board (word searches: solver.hidden.DEFAULT_MIN_LENGTH)."""
 CELL_PX = 64
