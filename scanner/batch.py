@@ -27,6 +27,7 @@ import numpy as np
 from scanner import pdf
 from scanner.engine import get_engine
 from scanner.export import encode_image
+from scanner.imaging import shrink
 from solver.files import write_bytes_atomic, write_json_atomic
 from scanner.load import load_image
 from scanner.pipeline import DEFAULT_ALPHABET, annotate, solve_image
@@ -187,7 +188,7 @@ def _encode(image: np.ndarray, name: str) -> bytes:
 def _key_image(image: np.ndarray) -> bytes:
     scale = KEY_LONG_SIDE / max(image.shape[:2])
     if scale < 1:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        image = shrink(image, scale)
     return encode_image(image, "key.jpg")
 
 

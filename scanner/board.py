@@ -21,7 +21,7 @@ import numpy as np
 
 from scanner.detect import GridLocation, rectify
 from scanner.engine import Engine, Symbol
-from scanner.imaging import light_on_dark
+from scanner.imaging import light_on_dark, shrink
 
 SIZES = (4, 5, 6)
 """Board sizes recognised (tiles per side): Boggle 4x4, Big Boggle 5x5, Super Big Boggle 6x6."""
@@ -137,13 +137,14 @@ def _lattice_indices(pts: np.ndarray, pitch: np.ndarray) -> np.ndarray | None:
     angle = np.arctan2(vec[:, 1], vec[:, 0]) % (np.pi / 2)
     theta = float(np.angle(np.mean(np.exp(4j * angle))) / 4)  # circular mean, mod 90 degrees
     rot = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
-    index = np.full((len(pts), 2), np.iinfo(int).min)
+    unset = np.iinfo(int).min
+    index = np.full((len(pts), 2), unset)
     index[0] = 0
     todo = [0]
     while todo:
         i = todo.pop()
         for j in np.flatnonzero(dist[i] < 1.6 * pitch[i]):
-            if index[j, 0] != np.iinfo(int).min:
+            if index[j, 0] != unset:
                 continue
             step = rot @ (pts[j] - pts[i]) / pitch[i]
             rounded = np.round(step)
@@ -151,7 +152,7 @@ def _lattice_indices(pts: np.ndarray, pitch: np.ndarray) -> np.ndarray | None:
                 continue
             index[j] = index[i] + rounded.astype(int)
             todo.append(j)
-    if (index[:, 0] == np.iinfo(int).min).any():
+    if (index[:, 0] == unset).any():
         return None
     return index - index.min(axis=0)
 
@@ -164,7 +165,7 @@ def find_board(image: np.ndarray) -> BoardLocation | None:
     """
     h, w = image.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
+    small = shrink(image, scale) if scale < 1 else image
     gray = small if small.ndim == 2 else cv2.cvtColor(small[:, :, :3], cv2.COLOR_BGR2GRAY)
     cands = tile_candidates(gray)
     if len(cands) < min(SIZES) ** 2 * MIN_FILL:
@@ -172,6 +173,8 @@ def find_board(image: np.ndarray) -> BoardLocation | None:
     for members in _linked(cands):
         if len(members) < min(SIZES) ** 2 * MIN_FILL:
             break
+        if len(members) > max(SIZES) ** 2:  # tiles on distinct lattice places: more than the largest board
+            continue
         pts = cands[members, :2]
         d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
         np.fill_diagonal(d, np.inf)

@@ -121,8 +121,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         scale = WORK_SIDE / long_side
     elif long_side < SMALL_SIDE:  # small images: tiny letters survive thresholding better enlarged
         scale = min(3.0, SMALL_SIDE * 1.5 / long_side)
-    small = image if scale == 1.0 else cv2.resize(
-        image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    small = image if scale == 1.0 else imaging.shrink(image, scale) if scale < 1 else cv2.resize(
+        image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     work = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     lattices = _search(work)
     if small.ndim == 3:
@@ -291,7 +291,7 @@ def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np
     src_cell = np.linalg.norm(loc.corners[1] - loc.corners[0]) / loc.cols
     shrink = min(1.0, 2.0 * cell_px / max(src_cell, 1e-6))
     if shrink < 0.9:
-        small = cv2.resize(gray, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        small = imaging.shrink(gray, shrink)
         S = np.diag([1 / shrink, 1 / shrink, 1.0])
         warped = cv2.warpPerspective(small, H @ S, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     else:

@@ -7,6 +7,21 @@ import cv2
 import numpy as np
 
 
+def shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """``image`` scaled down by ``scale`` (< 1) with area averaging, like cv2.resize(fx=fy=scale, INTER_AREA).
+
+    OpenCV averages by a whole factor several times faster than by an arbitrary one (a 12-MP photo: 35 against
+    80 ms), so the largest whole factor goes first and the rest follows. The rows and columns the whole factor
+    leaves over at the edges (fewer than the factor) are dropped.
+    """
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    k = int(1 / scale + 1e-9)
+    if k >= 2 and min(h, w) >= 2 * k:
+        image = cv2.resize(image[:h - h % k, :w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    return image if image.shape[1::-1] == size else cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
 def paper(gray: np.ndarray, window: int, *, method: str = "max", shrink: int = 1, premedian: int = 0,
           box: bool = False, sigma: float = 0.0) -> np.ndarray:
     """The paper's local brightness under every pixel (float32, the size of ``gray``).

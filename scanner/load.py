@@ -6,6 +6,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -64,6 +65,10 @@ def _decode(source, bad: Callable[..., BadInputError]) -> np.ndarray:
                               TooLargeError)
                 if min(w, h) < MIN_SIDE:
                     raise bad(f"image is too small ({w}x{h})")
+                if im.format == "JPEG" and im.mode in ("RGB", "L"):
+                    fast = _decode_jpeg(source)
+                    if fast is not None:
+                        return fast
                 im.load()
                 return _to_bgr(_upright(im))
     except BadInputError:
@@ -75,6 +80,19 @@ def _decode(source, bad: Callable[..., BadInputError]) -> np.ndarray:
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise bad(f"corrupt or truncated image ({reason})") from None
+
+
+def _decode_jpeg(source) -> np.ndarray | None:
+    """A complete JPEG decoded by OpenCV straight to upright BGR (it applies the EXIF orientation), or None.
+
+    A phone photo decodes in about half the CPU time of Pillow plus the RGB -> BGR copy. OpenCV fills a
+    truncated file with grey instead of failing, so a file that does not end with the end-of-image marker is
+    left to Pillow, which names the damage.
+    """
+    data = source.getvalue() if isinstance(source, io.BytesIO) else Path(source).read_bytes()
+    if data.rstrip(b"\0")[-2:] != b"\xff\xd9":
+        return None
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
 
 
 def _upright(im: Image.Image) -> Image.Image:

@@ -559,13 +559,13 @@ def _same_shapes(cells: _Cells, letters) -> None:
     reading, and its closest look-alike reads that letter (so a Q keeps its Q when O's are many).
     Corpus: 8 more cells right (OliverW10 photo 2.1 215 -> 220 of 225: G -> Q, C -> O, E -> F, K -> R)."""
     order = list(letters)
-    if len(order) < 2:
-        return
+    conf = np.array([float(cells.conf[cell]) for cell in order])
+    if len(order) < 2 or not ((conf > 0) & (conf < SURE)).any():
+        return  # no unsure cell to vote on
     vectors = np.stack([shape_vector(letters[cell][0]) for cell in order])
     score = vectors @ vectors.T
     np.fill_diagonal(score, -1.0)
     read = [cells.grid[r][c] for r, c in order]
-    conf = np.array([float(cells.conf[cell]) for cell in order])
     changes = []
     for i, cell in enumerate(order):
         if not 0.0 < conf[i] < SURE:

@@ -67,6 +67,21 @@ def test_exif_orientation_6_comes_out_upright(tmp_path: Path) -> None:
     assert out[2, 2].max() < 30 and out[-3, -3, 2] > 220 and out[-3, -3, 0] < 40
 
 
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+def test_jpeg_pixels_match_pillow_upright(tmp_path: Path, orientation: int) -> None:
+    """Complete JPEGs are decoded by OpenCV for speed: the pixels must be Pillow's, EXIF orientation applied."""
+    from PIL import ImageOps
+
+    rng = np.random.default_rng(orientation)
+    path = tmp_path / "photo.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    Image.fromarray(rng.integers(0, 256, (90, 140, 3), dtype=np.uint8)).save(path, quality=85, exif=exif.tobytes())
+    with Image.open(path) as im:
+        expected = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))[:, :, ::-1]
+    assert np.array_equal(load_image(path), expected)
+
+
 def test_corpus_exif_6_photo_is_upright() -> None:
     rotated = [(p, t) for p, t in corpus_items() if t.get("exif_orientation") == 6]
     if not rotated:
