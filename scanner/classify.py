@@ -20,6 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scanner.imaging import one_blas_thread
+
 WINDOW = 28  # px: the classifier's view of one cell
 LETTER_H = 16  # px: the grid's median letter height in that view
 MODELS = {False: Path(__file__).parent / "models" / "letters.npz",  # grids printed in capitals
@@ -75,8 +77,9 @@ def probabilities(windows: np.ndarray, lower: bool = False) -> np.ndarray:
     for grids printed in capitals or (``lower``) in lower case."""
     w = _weights(lower)
     x = windows.reshape(len(windows), -1)
-    hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
-    logits = hidden @ w["w2"] + w["b2"]
+    with one_blas_thread():
+        hidden = np.maximum(x @ w["w1"] + w["b1"], 0.0)
+        logits = hidden @ w["w2"] + w["b2"]
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     return p / p.sum(axis=1, keepdims=True)

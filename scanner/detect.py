@@ -90,7 +90,7 @@ class _Lattice:
     resid: float  # RMS distance (pitches) of those blobs from their nodes
     width_frac: float  # median letter width / column pitch
     blob_ids: np.ndarray  # indices of those blobs
-    uniform: float  # share of those blobs within 15% of their median height (capitals are alike; prose is not)
+    uniform: float  # share of its letters within 15% of their median height (capitals are alike; prose is not)
     isolated: bool  # few letter-sized blobs in the ring of cells around it (it did not stop short of more)
 
     @property
@@ -571,6 +571,13 @@ def _lattices_for_pitch(b: _Blobs, i, j, ax, ay, px: float, py: float, claimed: 
     return out
 
 
+def _uniform(sizes: np.ndarray) -> float:
+    """The share of ``sizes`` within 15% of their median. Over a lattice's letters, the larger of this for their
+    heights and their widths: printed letters share a height, which lies across the columns on a page turned
+    sideways."""
+    return float(np.mean(np.abs(sizes / np.median(sizes) - 1) < 0.15))
+
+
 def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | None:
     """Fit lattice -> image to a linked cluster, then settle the row/column extent on all blobs."""
     pts = np.c_[b.x[members], b.y[members]]
@@ -585,7 +592,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     allpts = np.c_[b.x, b.y]
     letter = None  # median letter height, area and width in pitches, fixed from the linked cluster
     seen: dict[tuple[int, ...], int] = {}  # rectangle -> iteration that ended on it
-    states = []  # (lo, hi, H, size_ok, hrel) after each iteration
+    states = []  # (lo, hi, H, size_ok, extent) after each iteration
     for _ in range(FIT_ROUNDS):
         try:
             uv = _apply(np.linalg.inv(H), allpts)
@@ -683,11 +690,11 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
                 H = Hn
         if not changed:
             break
-        states.append((lo.copy(), hi.copy(), H, size_ok, hrel))
+        states.append((lo.copy(), hi.copy(), H, size_ok, extent))
         first = seen.setdefault((*lo, *hi), len(states) - 1)
         if first < len(states) - 1:
             # The edges oscillate and would cycle until the last round: take the state that round would end in.
-            lo, hi, H, size_ok, hrel = states[first + (FIT_ROUNDS - 1 - first) % (len(states) - 1 - first)]
+            lo, hi, H, size_ok, extent = states[first + (FIT_ROUNDS - 1 - first) % (len(states) - 1 - first)]
             break
     uv = _apply(np.linalg.inv(H), allpts)
     rnd = np.round(uv)
@@ -708,7 +715,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6)
     lat = _Lattice(H=H, c0=lo[0], c1=hi[0], r0=lo[1], r1=hi[1], letter_h=letter_h, nodes=nodes,
                    resid=resid, width_frac=width_frac, blob_ids=np.flatnonzero(inside),
-                   uniform=float(np.mean(np.abs(hrel[inside] / np.median(hrel[inside]) - 1) < 0.15)),
+                   uniform=max(_uniform(extent[inside, 1]), _uniform(extent[inside, 0])),
                    isolated=bool(isolated))
     if lat.rows < MIN_SIDE_CELLS or lat.cols < MIN_SIDE_CELLS or lat.fill < 0.6 or lat.resid > MAX_RESID:
         return None

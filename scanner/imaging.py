@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from threadpoolctl import ThreadpoolController
+
+_THREADPOOLS = ThreadpoolController()
 
 
 def shrink(image: np.ndarray, scale: float) -> np.ndarray:
@@ -81,3 +84,10 @@ def height_spread(heights: np.ndarray) -> float:
     for lower case (x-height letters beside ascenders and descenders)."""
     q25, q75 = np.percentile(heights, [25, 75])
     return float(q75 / max(q25, 1e-6))
+
+
+def one_blas_thread():
+    """A context in which NumPy's matrix products run on one thread. The products here are small (a grid's
+    cells by a few hundred weights); BLAS threads only add overhead to them, and on a busy machine, where
+    they spin waiting for a core, they cost 30 times the product itself."""
+    return _THREADPOOLS.limit(limits=1, user_api="blas")

@@ -563,7 +563,8 @@ def _same_shapes(cells: _Cells, letters) -> None:
     if len(order) < 2 or not ((conf > 0) & (conf < SURE)).any():
         return  # no unsure cell to vote on
     vectors = np.stack([shape_vector(letters[cell][0]) for cell in order])
-    score = vectors @ vectors.T
+    with imaging.one_blas_thread():
+        score = vectors @ vectors.T
     np.fill_diagonal(score, -1.0)
     read = [cells.grid[r][c] for r, c in order]
     changes = []
