@@ -113,6 +113,9 @@ class _Lattice:
 
 def find_grids(image: np.ndarray) -> list[GridLocation]:
     """Every letter grid on the page (BGR or grey image), largest first; [] when there is none."""
+    # The lattice fits sample at random (RANSAC): from a fixed seed, a page gives the same grid whatever ran
+    # before in the process (the command line, a web worker, a batch), not one that a marginal fit tips.
+    cv2.setRNGSeed(0)
     if image.ndim == 3 and image.shape[2] == 4:
         image = image[:, :, :3]  # BGRA: the letters are in the colour channels
     long_side = max(image.shape[:2])
