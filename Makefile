@@ -11,8 +11,9 @@ setup: $(STAMP)
 # System packages: Tesseract (for the pytesseract engine), the fonts the sample generator renders with
 # (print faces, and handwriting faces for hand-lettered puzzles), and Chromium (the web app's browser tests
 # drive it with Playwright).
-# The venv is rebuilt only when pyproject.toml changes.
-$(STAMP): pyproject.toml
+# The venv is rebuilt only when pyproject.toml or the compiled Boggle walk (setup.py, solver/paths.pyx) changes;
+# installing compiles the walk with Cython and the system's C compiler.
+$(STAMP): pyproject.toml setup.py solver/paths.pyx
 	@missing=""; for p in $(SYSPKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -46,4 +47,4 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/serve_load.py
 
 clean:
-	rm -rf $(VENV) out
+	rm -rf $(VENV) out build solver/paths.c solver/paths.*.so
