@@ -1,18 +1,18 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both set themselves up.
 VENV   := .venv
 STAMP  := $(VENV)/.installed
-SYSPKG := tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 \
+SYSPKG := gcc python3-dev tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 \
           fonts-dkg-handwriting fonts-breip fonts-sjfonts chromium
 
 .PHONY: demo test bench setup clean serve
 
 setup: $(STAMP)
 
-# System packages: Tesseract (for the pytesseract engine), the fonts the sample generator renders with
+# System packages: a C compiler and the Python headers (the Boggle path walk, solver/paths.pyx, is compiled with
+# Cython at install time), Tesseract (for the pytesseract engine), the fonts the sample generator renders with
 # (print faces, and handwriting faces for hand-lettered puzzles), and Chromium (the web app's browser tests
 # drive it with Playwright).
-# The venv is rebuilt only when pyproject.toml or the compiled Boggle walk (setup.py, solver/paths.pyx) changes;
-# installing compiles the walk with Cython and the system's C compiler.
+# The venv is reinstalled only when pyproject.toml or the compiled walk (setup.py, solver/paths.pyx) changes.
 $(STAMP): pyproject.toml setup.py solver/paths.pyx
 	@missing=""; for p in $(SYSPKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -17,7 +17,7 @@ cdef extern from *:
 cdef enum:
     ANY, FIRST, LAST  # where a reading may stand in a word
 
-cdef array.array INTS = array.array("i"), LONGS = array.array("q"), ULONGS = array.array("Q")
+cdef array.array INTS = array.array("i"), LONGS = array.array("q"), ULONGS = array.array("Q")  # for array.clone
 
 
 def find_words(const uint64_t[:, ::1] mask, const uint32_t[::1] base, dict index, list tiles, list cells,
@@ -65,7 +65,8 @@ cdef class Board:
         self.letters, self.first = array.array("i", letters), array.array("i", first)
         self._link(cols, words)
 
-    cdef void _link(self, Py_ssize_t cols, Py_ssize_t words):
+    cdef _link(self, Py_ssize_t cols, Py_ssize_t words):
+        """``step_lo``, ``steps`` and ``near`` from the readings."""
         cdef Py_ssize_t rows = self.n // cols, c, r, nr, nc, b, k = 0
         self.step_lo = array.clone(INTS, self.n + 1, zero=False)
         self.steps = array.clone(INTS, 8 * self.n_readings + 1, zero=False)
@@ -132,10 +133,11 @@ cdef class Found:
 
     cdef int add(self, Py_ssize_t node, const int *path, Py_ssize_t length) except -1:
         """Count a path that ends on a word's node; the first one to get there is kept."""
-        cdef Py_ssize_t i = self._where(node), at = len(self.paths), w
+        cdef Py_ssize_t i = self._where(node), at, w
         if self.table.data.as_ints[i] >= 0:
             self.counts.data.as_longlongs[self.table.data.as_ints[i]] += 1
             return 0
+        at = len(self.paths)
         self.table.data.as_ints[i] = self.n
         array.resize_smart(self.nodes, self.n + 1)
         array.resize_smart(self.counts, self.n + 1)
