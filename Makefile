@@ -1,18 +1,19 @@
 # The two commands a newcomer needs: `make demo` and `make test`. Both set themselves up.
 VENV   := .venv
 STAMP  := $(VENV)/.installed
-SYSPKG := tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 \
+SYSPKG := gcc python3-dev tesseract-ocr fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf fonts-urw-base35 \
           fonts-dkg-handwriting fonts-breip fonts-sjfonts chromium
 
 .PHONY: demo test bench setup clean serve
 
 setup: $(STAMP)
 
-# System packages: Tesseract (for the pytesseract engine), the fonts the sample generator renders with
+# System packages: a C compiler and the Python headers (the Boggle path walk, solver/paths.pyx, is compiled with
+# Cython at install time), Tesseract (for the pytesseract engine), the fonts the sample generator renders with
 # (print faces, and handwriting faces for hand-lettered puzzles), and Chromium (the web app's browser tests
 # drive it with Playwright).
-# The venv is rebuilt only when pyproject.toml changes.
-$(STAMP): pyproject.toml
+# The venv is reinstalled only when pyproject.toml or the compiled walk (setup.py, solver/paths.pyx) changes.
+$(STAMP): pyproject.toml setup.py solver/paths.pyx
 	@missing=""; for p in $(SYSPKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -46,4 +47,4 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/serve_load.py
 
 clean:
-	rm -rf $(VENV) out
+	rm -rf $(VENV) out build solver/paths.c solver/paths.*.so

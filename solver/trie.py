@@ -43,9 +43,13 @@ class Trie:
         return cls(alphabet, mask, base)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``mask`` and ``base`` as int64 arrays, plus one last node with no word and no children; made once."""
+        """``mask`` as a (nodes, words) uint64 array (bit b of a mask in word b // 64: one word up to 63 letters)
+        and ``base`` as uint32, for the compiled Boggle walk; made once."""
         if getattr(self, "_arrays", None) is None:
-            self._arrays = np.array(self.mask + [0], dtype=np.int64), np.array(self.base + [0], dtype=np.int64)
+            words = len(self.alphabet) // 64 + 1
+            mask = np.frombuffer(b"".join(m.to_bytes(8 * words, "little") for m in self.mask), dtype="<u8")
+            self._arrays = (mask.astype(np.uint64, copy=False).reshape(len(self.mask), words),
+                            np.array(self.base, dtype=np.uint32))
         return self._arrays
 
     def letter_index(self) -> dict[str, int]:
@@ -73,5 +77,5 @@ class Trie:
         self.alphabet, mask, base = state
         self.mask, self.base = list(mask), list(base)
         if isinstance(mask, array):  # the arrays come cheaply from the pickled buffers (a list would take 25 ms)
-            self._arrays = tuple(np.append(np.frombuffer(a, dtype=f"u{a.itemsize}").astype(np.int64), 0)
-                                 for a in (mask, base))
+            mask, base = (np.frombuffer(a, dtype=f"u{a.itemsize}") for a in (mask, base))
+            self._arrays = mask.astype(np.uint64, copy=False).reshape(-1, 1), base.astype(np.uint32, copy=False)

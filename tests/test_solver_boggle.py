@@ -1,7 +1,6 @@
 """Boggle / Wordament path mode: known boards, special tiles, and a brute-force check of the paths."""
 from __future__ import annotations
 
-import importlib
 import json
 
 import pytest
@@ -9,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import boggle
-from solver.boggle import ANY, _walk_tiles, find_paths, parse_board
+from solver.boggle import find_paths, parse_board
 from solver.dictionary import load_dictionary
 from solver.errors import BadInputError, GridFormatError, NoWordsError
+from solver.trie import ROOT, Trie
 
 from conftest import CORPUS
 
@@ -73,25 +73,86 @@ def test_given_words_match_brute_force(rows, cols, data):
             assert res.path == min(paths), "the first path in reading order"
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(1, 6), st.integers(1, 6), st.data())
-def test_level_walk_matches_the_depth_first_walk(rows, cols, data):
-    """Single-letter boards take the NumPy level walk; the depth-first walk (for special tiles) must agree on every
-    word, path and count, with the shipped dictionary, also when the start cells are walked a few at a time."""
-    tiles = [[data.draw(st.sampled_from("AEIRSTNL")) for _ in range(cols)] for _ in range(rows)]
-    options = [[(t, ANY, t)] for row in tiles for t in row]
-    walked = _walk_tiles(options, rows, cols, load_dictionary())
-    expected = {}
-    for steps, count in walked.values():
-        word = "".join(tiles[s // 4 // cols][s // 4 % cols] for s in steps)
-        expected[word] = [[divmod(s // 4, cols) for s in steps], list(word), count]
-    assert find_paths(tiles, load_dictionary(), 1) == expected
-    module = importlib.import_module("solver.boggle")  # the package exports the function under the same name
-    chunk, module.START_CHUNK = module.START_CHUNK, data.draw(st.integers(1, 5))
-    try:
-        assert find_paths(tiles, load_dictionary(), 1) == expected
-    finally:
-        module.START_CHUNK = chunk
+def reference_paths(tiles, trie: Trie, min_length: int) -> dict[str, list]:
+    """``find_paths`` by plain recursion over every (cell, reading) path; the first path and count taken at the end."""
+    rows, cols, index = len(tiles), len(tiles[0]), trie.letter_index()
+    paths: dict[str, list] = {}
+
+    def readings(tile):
+        if tile.endswith("-"):
+            return [(tile[:-1], "first")]
+        if tile.startswith("-"):
+            return [(tile[1:], "last")]
+        return [(text, "any") for text in tile.split("/")]
+
+    def step(path, word, node, text, where):
+        for ch in text:
+            node = trie.step(node, index[ch]) if ch in index else -1
+            if node < 0:
+                return
+        word += text
+        if trie.mask[node] & 1 and len(word) >= min_length and where != "first":
+            paths.setdefault(word, []).append(path)
+        if where == "last":
+            return
+        (r, c), _ = path[-1]
+        for r2 in range(max(r - 1, 0), min(r + 2, rows)):
+            for c2 in range(max(c - 1, 0), min(c + 2, cols)):
+                if all(cell != (r2, c2) for cell, _ in path):
+                    for k, (text2, where2) in enumerate(readings(tiles[r2][c2])):
+                        if where2 != "first":
+                            step(path + [((r2, c2), k)], word, node, text2, where2)
+
+    for r in range(rows):
+        for c in range(cols):
+            for k, (text, where) in enumerate(readings(tiles[r][c])):
+                if where != "last":
+                    step([((r, c), k)], "", ROOT, text, where)
+    found = {}
+    for word, all_paths in paths.items():
+        first = min(all_paths)  # cell by cell, then by reading
+        found[word] = [[cell for cell, _ in first], [tiles[r][c] for (r, c), _ in first], len(all_paths)]
+    return found
+
+
+SPECIAL = ["QU", "VE", "TH", "U/M", "A/E", "S/T/R", "SUB-", "RE-", "-ER", "-ING"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(1, 4), st.data())
+def test_the_walk_matches_a_plain_recursion_with_the_shipped_dictionary(rows, cols, min_length, data):
+    """Every word, first path and path count agree with a plain recursion, on boards of letters and special tiles."""
+    tiles = [[data.draw(st.sampled_from(list("AEIRSTNLO") + SPECIAL)) for _ in range(cols)] for _ in range(rows)]
+    trie = load_dictionary()
+    assert find_paths(tiles, trie, min_length) == reference_paths(tiles, trie, min_length)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_the_walk_matches_a_plain_recursion_past_63_letters(rows, cols, data):
+    """A trie of more than 63 letters (Latin, Greek, Cyrillic) needs two 64-bit words per node mask."""
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ" + "АБВГДЕЖЗИКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+    few = "AΩЯBΨЮ"  # letters on both sides of bit 64, few enough that words are found
+    words = data.draw(st.lists(st.text(few, min_size=1, max_size=5), min_size=1, max_size=30))
+    trie = Trie.build(words + [letters])
+    assert len(trie.alphabet) > 63 and trie.arrays()[0].shape[1] == 2
+    tiles = [[data.draw(st.sampled_from(list(few) + ["AΩ-", "-ЯB", "Ψ/Ю"])) for _ in range(cols)] for _ in range(rows)]
+    assert find_paths(tiles, trie, 1) == reference_paths(tiles, trie, 1)
+
+
+def test_a_long_word_on_a_100x100_board():
+    """A 250-letter word snaking over a 100x100 board of filler tiles: longer than any 64-cell bitmask allows."""
+    word = "ABCDEFGHIJKLMNOPQRSTUVWXY" * 10
+    snake = ([(0, c) for c in range(100)] + [(1, 99)] + [(2, c) for c in reversed(range(100))] + [(3, 0)]
+             + [(4, c) for c in range(48)])  # rows 0, 2 and 4 with a filler row between: one path only
+    tiles = [["Z"] * 100 for _ in range(100)]
+    for (r, c), ch in zip(snake, word):
+        tiles[r][c] = ch
+    trie = Trie.build([word, word[:120], "ZA", "YZ"])
+    found = find_paths(tiles, trie, 3)
+    # the 120-letter prefix starts at any A with 119 more cells of the snake after it: 6 paths
+    assert found == {word: [snake, list(word), 1], word[:120]: [snake[:120], list(word[:120]), 6]}
+    assert found == reference_paths(tiles, trie, 3)
 
 
 def test_known_board_with_the_shipped_dictionary():
