@@ -68,16 +68,19 @@ def _corpus_sample() -> list[tuple[Path, dict]]:
 def test_corpus_images_are_found_upright_in_every_turn(item) -> None:
     """For one corpus image of each kind, every quarter turn of the page is undone (the grid's orientation
     decided from its letters)."""
-    image, truth = item
-    picture = load_image(image)
+    for turns, found in _orientations_in_every_turn(load_image(item[0])):
+        assert found.turns == (4 - turns) % 4, f"turned {90 * turns} degrees"
+        assert not found.lower
+
+
+def _orientations_in_every_turn(picture: np.ndarray):
+    """(turns, the orientation found) for the picture turned each quarter turn with np.rot90."""
     engine = get_engine()
     for turns in range(4):
         page = np.ascontiguousarray(np.rot90(picture, turns))
         loc = find_grids(page)[0]
         rectified, _ = rectify(page, loc, cell_px=CELL)
-        found = orientation(rectified, loc.rows, loc.cols, CELL, engine, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        assert found.turns == (4 - turns) % 4, f"turned {90 * turns} degrees"
-        assert not found.lower
+        yield turns, orientation(rectified, loc.rows, loc.cols, CELL, engine, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 @pytest.mark.parametrize("condition,seed", [("dim", 300), ("handwritten", 303)])
@@ -85,13 +88,7 @@ def test_hard_photos_are_found_upright_in_every_turn(condition: str, seed: int) 
     """A night photo and a hand-lettered page (scanner.synth, seeds from the set the classifier's say in
     orientation was checked on) in every quarter turn: Tesseract reads no turn of their thresholded letters
     surely, and the grey-level classifier settles which way up they are."""
-    picture = synth.condition_case(condition, seed)[0]
-    engine = get_engine()
-    for turns in range(4):
-        page = np.ascontiguousarray(np.rot90(picture, turns))
-        loc = find_grids(page)[0]
-        rectified, _ = rectify(page, loc, cell_px=CELL)
-        found = orientation(rectified, loc.rows, loc.cols, CELL, engine, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    for turns, found in _orientations_in_every_turn(synth.condition_case(condition, seed)[0]):
         assert found.turns == (4 - turns) % 4, f"turned {90 * turns} degrees"
 
 
