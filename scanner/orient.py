@@ -15,6 +15,7 @@ Detection itself does not care which way up the page is; only the corner order c
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -74,7 +75,8 @@ def _spread(items: list, count: int) -> list:
 
 def sample_letters(band: Band, cell_px: int, count: int = SAMPLE) -> list[Letter]:
     """Up to ``count`` cleaned letters of the band, evenly spaced over it."""
-    return _spread([letter for _, letter in sorted(grid_letters(band.flat, band.found, cell_px).items())], count)
+    chosen = {cell: band.found[cell] for cell in _spread(sorted(band.found), count)}
+    return [letter for _, letter in sorted(grid_letters(band.flat, chosen, cell_px).items())]
 
 
 def classifier_turns(band: Band, cell_px: int, count: int = 3 * SAMPLE) -> dict[int, float]:
@@ -168,12 +170,18 @@ def _best(readings: dict[int, tuple[float, list[str]]]) -> int:
 def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, engine: Engine,
                 alphabet: str) -> Orientation:
     """Which way up the rectified grid is printed, and in which case."""
-    band = middle_band(rectified_gray, rows, cols, cell_px, 3 * SAMPLE)
-    if len(band.found) < 2:
+    bands: dict[int, Band] = {}
+
+    def band(count: int) -> Band:
+        if count not in bands:
+            bands[count] = middle_band(rectified_gray, rows, cols, cell_px, count)
+        return bands[count]
+
+    if len(band(SAMPLE).found) < 2:
         return Orientation()
     best, readings, letters = _tesseract_turn(rectified_gray, rows, cols, cell_px, engine, alphabet, band)
     if max(score for score, _ in readings.values()) < SURE:
-        scores = classifier_turns(band, cell_px)
+        scores = classifier_turns(band(3 * SAMPLE), cell_px)
         ranked = sorted(scores, key=scores.get, reverse=True)
         if ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
             best = ranked[0]
@@ -190,15 +198,15 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
 
 
 def _tesseract_turn(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, engine: Engine, alphabet: str,
-                    band: Band) -> tuple[int, dict[int, tuple[float, list[str]]], list[Letter]]:
-    """The turn that brings the grid upright as Tesseract reads the band's letters, with the last readings and
-    the letters they were of."""
-    letters = sample_letters(band, cell_px)
+                    band: Callable[[int], Band]) -> tuple[int, dict[int, tuple[float, list[str]]], list[Letter]]:
+    """The turn that brings the grid upright as Tesseract reads letters of the middle band (``band(count)``:
+    the band holding about ``count`` letters), with the last readings and the letters they were of."""
+    letters = sample_letters(band(SAMPLE), cell_px)
     readings = _readings(letters, (0, 2, 1, 3), engine, alphabet, enough=SURE)
     best = _best(readings)
     if best == 0 and max(readings, key=lambda turn: readings[turn][0]) != 0:
         # Another turn read better, but not clearly: ask three times as many letters before deciding.
-        letters = sample_letters(band, cell_px, 3 * SAMPLE)
+        letters = sample_letters(band(3 * SAMPLE), cell_px, 3 * SAMPLE)
         readings = _readings(letters, (0, 2, 1, 3), engine, alphabet, enough=SURE)
         best = _best(readings)
     if best % 2:
