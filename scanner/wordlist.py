@@ -474,8 +474,6 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         flat[keep == 0] = 255
     flat = _stretch(flat)
     ink = _ink_height(flat, pitch) or ink
-    # Soft print (a blurred photo of small print) is where Tesseract loses whole lists; crisp print is left as
-    # it is read best.
     soft = bool(ink) and imaging.edge_width(flat) > SOFT_EDGE * ink
     if soft:
         blank = (keep == 0) | _frame(flat, ~sheet if sheet is not None else np.zeros(flat.shape, bool), ink)
