@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/wordlist_accuracy.py [--corpus DIR] [--no-corpus] [--synthetic N] [--seed S]
                                                    [--only SUBSTRING] [--verbose] [--conditions [N]]
+                                                   [--condition-seed S] [--condition NAME]
 
 Runs the real pipeline (detect, grid OCR, word-list reading, solve) twice per image: once with no word list (it is
 read from the image, as `wordsearch solve IMAGE` does) and once with the truth's list given. One line per image:
@@ -12,8 +13,9 @@ read from the image, as `wordsearch solve IMAGE` does) and once with the truth's
   seconds    time spent reading the list (the pipeline's "words" timing, one run)
   recall     listed words present in the truth grid that the pipeline found at the right cells, with the list read
              from the image (ours) and with the list given (baseline)
---conditions [N] adds N cases (seeds 0..N-1, default 5) of each hard condition of scanner.synth.condition_case that
-prints a list (turned, lower case, dim, small, hand-lettered, newsprint, tiny), totalled per condition.
+--conditions [N] adds N cases (seeds S..S+N-1, S from --condition-seed, default 0; N default 5) of each hard
+condition of scanner.synth.condition_case that prints a list (turned, lower case, dim, small, hand-lettered,
+newsprint, tiny), totalled per condition; --condition NAME (repeatable) keeps only the conditions named.
 Totals follow, against the targets: recovered >= 95%, spurious <= 1 per image, recall within 3 points.
 """
 from __future__ import annotations
@@ -159,6 +161,9 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print the words missed and the spurious entries")
     ap.add_argument("--conditions", type=int, nargs="?", const=5, default=0, metavar="N",
                     help="also N cases of each hard condition that prints a list")
+    ap.add_argument("--condition-seed", type=int, default=0, metavar="S", help="first seed of --conditions")
+    ap.add_argument("--condition", action="append", choices=[c for c in synth.CONDITIONS if c != "nolist"],
+                    help="only this condition (repeatable)")
     args = ap.parse_args()
     engine = get_engine()
     print(f"{'image':58} {'kind':10} {'listed':>6} {'recovered':>9} {'spurious':>8} {'seconds':>7} "
@@ -184,7 +189,9 @@ def main() -> int:
         groups.setdefault("synthetic", []).append(row)
         print_row(row, args.verbose)
     for condition in [c for c in synth.CONDITIONS if c != "nolist"] if args.conditions else []:
-        for seed in range(args.conditions):
+        if args.condition and condition not in args.condition:
+            continue
+        for seed in range(args.condition_seed, args.condition_seed + args.conditions):
             image, truth = synth.condition_case(condition, seed)
             row = measure(f"{condition} seed {seed}", condition, image, truth, engine)
             groups.setdefault(f"condition {condition}", []).append(row)

@@ -63,6 +63,35 @@ def flatten(gray: np.ndarray, level: np.ndarray) -> np.ndarray:
     return np.clip(gray.astype(np.float32) * 255.0 / np.maximum(level, 1.0), 0, 255).astype(np.uint8)
 
 
+def grain(flat: np.ndarray) -> float:
+    """Mean difference between the paper of a flattened image (no dark pixel within 2 px) and its 5x5 median:
+    ~0.5 for clean prints, 5+ for grainy copies."""
+    smooth = cv2.medianBlur(flat, 5)
+    paper = cv2.erode(flat, np.ones((5, 5), np.uint8)) > 128
+    if not paper.any():
+        return 0.0
+    return float(np.mean(np.abs(flat.astype(np.int16) - smooth.astype(np.int16))[paper]))
+
+
+def edge_width(flat: np.ndarray) -> float:
+    """How many pixels the step from paper to ink takes in a flattened image (ink near 0, paper near 255): the
+    full contrast over the steep edges' gradient (90th percentile of the gradient on pixels between ink and
+    paper). A few px for print photographed sharp, longer for blurred print; 0 when no pixel lies between ink and
+    paper (binary or blank images)."""
+    gx = cv2.Sobel(flat, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(flat, cv2.CV_32F, 0, 1, ksize=3) / 8
+    edges = np.hypot(gx, gy)[(flat > 60) & (flat < 200)]
+    steep = float(np.percentile(edges, 90)) if edges.size else 0.0
+    return 255.0 / steep if steep > 0 else 0.0
+
+
+def sharpen(gray: np.ndarray, sigma: float, amount: float) -> np.ndarray:
+    """Unsharp mask: ``gray`` plus ``amount`` times its difference from a Gaussian blur of ``sigma`` px (about a
+    stroke's width), so the strokes of blurred print stand apart instead of merging."""
+    blurred = cv2.GaussianBlur(gray, (0, 0), sigma)
+    return cv2.addWeighted(gray, 1 + amount, blurred, -amount, 0)
+
+
 def light_on_dark(gray: np.ndarray, window: int, region: np.ndarray | None = None) -> bool:
     """Is the print lighter than its ground (white letters on a dark panel)? Print stands out from the local
     median over ``window`` px (about a letter's cell, so shadows and a dark table do not count): dark ink

@@ -70,29 +70,18 @@ def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
                                                sigma=max(1.0, cell_px / 12)))
 
 
-def grain(flat: np.ndarray) -> float:
-    """Mean difference between the paper (no dark pixel within 2 px) and its 5x5 median: ~0.5 for clean
-    prints, 5+ for grainy copies."""
-    smooth = cv2.medianBlur(flat, 5)
-    paper = cv2.erode(flat, np.ones((5, 5), np.uint8)) > 128
-    if not paper.any():
-        return 0.0
-    return float(np.mean(np.abs(flat.astype(np.int16) - smooth.astype(np.int16))[paper]))
-
-
 def denoise(flat: np.ndarray, cell_px: int) -> np.ndarray:
     """A median filter a thirteenth of a cell wide (5 px at 64 px cells), for grainy images only (it would
     round off clean serifs): sharpening would otherwise turn the grain into specks and streaks across the
     letters (corpus: typewriter scan 42 -> 51 of 64 cells, grainy render 214 -> 219 of 225)."""
-    if grain(flat) < GRAIN_LEVEL:
+    if imaging.grain(flat) < GRAIN_LEVEL:
         return flat
     return cv2.medianBlur(flat, max(3, cell_px // GRAIN_MEDIAN) | 1)
 
 
 def sharpen(flat: np.ndarray, cell_px: int) -> np.ndarray:
     """Unsharp mask at about a stroke's width: blurred photos of small print have strokes that merge."""
-    blurred = cv2.GaussianBlur(flat, (0, 0), cell_px / SHARPEN_SIGMA)
-    return cv2.addWeighted(flat, 1 + SHARPEN_AMOUNT, blurred, -SHARPEN_AMOUNT, 0)
+    return imaging.sharpen(flat, cell_px / SHARPEN_SIGMA, SHARPEN_AMOUNT)
 
 
 def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0, band: float = 0.5) -> np.ndarray:

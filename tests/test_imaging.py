@@ -64,3 +64,34 @@ def test_height_spread() -> None:
     """Capitals are even (spread 1.0); x-height letters beside ascenders spread about 1.4."""
     assert imaging.height_spread(np.full(20, 30.0)) == 1.0
     assert 1.3 < imaging.height_spread(np.array([20.0] * 10 + [28.0] * 10)) <= 1.4
+
+
+def test_grain_tells_a_grainy_page_from_a_clean_one() -> None:
+    """Noise on the paper raises the grain measure well above a clean page's; letters alone do not."""
+    clean = _page()
+    noisy = np.clip(clean + np.random.default_rng(0).normal(0, 12, clean.shape), 0, 255).astype(np.uint8)
+    assert imaging.grain(clean) < 0.5 < 3.0 < imaging.grain(noisy)
+    assert imaging.grain(np.zeros((50, 50), np.uint8)) == 0.0  # no paper at all
+
+
+def test_sharpen_steepens_a_soft_edge_and_keeps_flat_areas() -> None:
+    """An unsharp mask makes a blurred step steeper (overshooting to the clip limits) and leaves flat paper and
+    flat ink as they were."""
+    step = np.full((40, 80), 230, np.uint8)
+    step[:, 40:] = 30
+    soft = cv2.GaussianBlur(step, (0, 0), 3)
+    sharp = imaging.sharpen(soft, 3, 3.0)
+    assert sharp.dtype == np.uint8 and sharp.shape == soft.shape
+    assert np.abs(np.diff(sharp[20].astype(int))).max() > np.abs(np.diff(soft[20].astype(int))).max()
+    assert sharp[20, 5] == soft[20, 5] and sharp[20, 75] == soft[20, 75]
+
+
+def test_edge_width_grows_with_blur() -> None:
+    """A slightly soft step from paper to ink takes about 3 px, a blurred one several times longer; a binary step
+    or a blank page has no pixel in between."""
+    step = np.full((40, 80), 255, np.uint8)
+    step[:, 40:] = 0
+    crisp = imaging.edge_width(cv2.GaussianBlur(step, (0, 0), 1))
+    soft = imaging.edge_width(cv2.GaussianBlur(step, (0, 0), 4))
+    assert 2.0 <= crisp <= 4.0 and soft > 2.5 * crisp
+    assert imaging.edge_width(step) == 0.0 and imaging.edge_width(np.full((40, 80), 255, np.uint8)) == 0.0

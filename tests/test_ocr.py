@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner import synth
+from scanner import imaging, synth
 from scanner.engine import get_engine
 from scanner.ocr import (DEFAULT_ALPHABET, GRAIN_LEVEL, LOOK_ALIKE, WIDE_FONT, WIDE_FONT_TO, GridReading, clean_letters,
-                         flatten, grain, grid_masks, holes, narrowed, read_grid, shape_vector)
+                         flatten, grid_masks, holes, narrowed, read_grid, shape_vector)
 
 CELL = 64
 
@@ -219,7 +219,7 @@ def test_grainy_grid(font):
     fonts = synth.available_fonts()
     gray, grid = rectified_grid(51, font=fonts[font], pitch=40, lined=False, noise=70.0)
     clean, _ = rectified_grid(51, font=fonts[font], pitch=40, lined=False)
-    assert grain(flatten(gray, CELL)) > GRAIN_LEVEL > grain(flatten(clean, CELL))
+    assert imaging.grain(flatten(gray, CELL)) > GRAIN_LEVEL > imaging.grain(flatten(clean, CELL))
     assert cells_right(read(gray), grid) >= 0.99 * 225
 
 
