@@ -456,7 +456,7 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     keep = np.ones(gray.shape, np.uint8)  # 0: blanked (the grids, the ground around the sheet)
     cv2.fillPoly(keep, masks, 0)
     sheet = _sheet(gray, masks[0], pitch) if main is not None and pitch else None
-    if _light_on_dark(gray, masks, pitch, sheet):
+    if _light_on_dark(gray, masks, keep == 0, pitch, sheet):
         gray = 255 - gray
     if sheet is not None:
         keep[~sheet] = 0
@@ -512,16 +512,16 @@ def _frame(flat: np.ndarray, ground: np.ndarray, ink: float) -> np.ndarray:
     return cv2.dilate(frame, np.ones((k, k), np.uint8)) > 0
 
 
-def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], pitch: float | None,
+def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], grids: np.ndarray, pitch: float | None,
                    sheet: np.ndarray | None = None) -> bool:
-    """Whether the print around the main grid is light on a dark ground. Given the ``sheet`` it is printed on (see
+    """Whether the print around the main grid (the first of ``masks``, the grids' polygons; ``grids``: the pixels
+    they cover) is light on a dark ground. Given the ``sheet`` it is printed on (see
     _sheet), judged on the sheet a cell clear of its edge (the step from a dark table to the paper would outweigh
     faint print); else on a ring a couple of cells wide outside the grid, not on the whole photo, whose background
     (a table, a wall) may be darker than the page; with no grid, on the whole picture."""
     window = round(pitch) if pitch else max(gray.shape) // 20
     if not masks:
         return imaging.light_on_dark(gray, window)
-    grids = cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks, 1) > 0
     if sheet is not None:
         inner = cv2.erode(sheet.astype(np.uint8), np.ones((2 * window + 1, 2 * window + 1), np.uint8)) > 0
         if np.count_nonzero(inner & ~grids) >= 0.25 * np.count_nonzero(sheet & ~grids):
