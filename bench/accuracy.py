@@ -193,7 +193,7 @@ def summary(scores: list[Score]) -> None:
           f"words >= {TARGETS['words']}%")
 
 
-# The targets per condition: (cells %, words at the right cells %), list given; "=" means as upright.
+# The targets per condition: (cells %, words at the right cells %), list given; "=" means as upright.
 CONDITION_TARGETS = {"rotated": ("=upright", "=upright"), "lowercase": (99.0, 98.0), "dim": (97.0, 95.0),
                      "small": (98.0, 97.0), "handwritten": (97.0, 95.0), "newsprint": (99.5, 99.0),
                      "tiny": ("-", "-"), "nolist": ("-", "-")}

@@ -6,7 +6,7 @@ Each page is a different 15x15 puzzle (ruled, title, instructions, word list bel
 pages are rendered at 200 dpi inside the workers (1700x2200 px). `--words page` (default) reads each page's own
 word list; `--words given` makes every page from one theme's words and passes that list instead. Every run is a fresh `run_batch(..., force=True)`, so the
 time includes starting the worker processes and writing every output, summary.csv and answer-keys.pdf.
-Prints one line per run and the median table; the target (issue 5) is >= 60 pages/min on this 2-core machine.
+Prints one line per run and the median table; the target is >= 60 pages/min on this 2-core machine.
 """
 from __future__ import annotations
 

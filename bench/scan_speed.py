@@ -4,7 +4,7 @@ Usage: .venv/bin/python bench/scan_speed.py [--image PATH] [--runs N] [--no-base
 
 End to end = load + detect + rectify/OCR + solve/repair + annotate + encode and write the JPEG, in one process
 with the OCR engine already started (its one-off start-up is printed apart). Columns: ours (tesserocr, in
-process), baseline (pytesseract: the system tesseract binary, one call per grid image), ratio, the issue's target,
+process), baseline (pytesseract: the system tesseract binary, one call per grid image), ratio, the target,
 and one single (first) run. Also times the whole `wordsearch solve` command as a fresh process.
 """
 from __future__ import annotations

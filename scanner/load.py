@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
     pass
 
 MAX_PIXELS = 60_000_000
-"""Largest image accepted (decompression-bomb guard); the issue asks for photos up to ~50 MP."""
+"""Largest image accepted (decompression-bomb guard); phone photos reach ~50 MP."""
 MIN_SIDE = 16
 """Smallest width/height that could hold a puzzle at all."""
 

@@ -1,7 +1,7 @@
 """The image pipeline as a library: load -> detect -> rectify + read -> (word list) -> solve + repair -> annotate.
 
 `solve_image` returns one PuzzleResult per letter grid on the page (largest first); `PuzzleResult.to_json()` is
-the JSON contract documented in the README (issue 3, plus issue 4's "word_list").
+the JSON contract documented in the README ("The JSON contract", "word_list" included).
 """
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def word_json(result) -> dict:
 
 
 def word_list_json(source: str, word_list, words: list[str]) -> dict:
-    """Issue 4's "word_list": where the words came from, each entry as read and as used, and the image region."""
+    """The JSON's "word_list": where the words came from, each entry as read and as used, and the image region."""
     if word_list is None:
         entries = [{"read": w, "word": w, "corrected": False} for w in words]
         region = None

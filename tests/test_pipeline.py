@@ -202,7 +202,7 @@ def test_two_puzzles_on_one_page_are_solved_separately():
 def test_corpus_word_searches(corpus_dir):
     """Corpus word searches (real photos, scans, screenshots, printables; list given where the truth has one).
 
-    Regression thresholds, below the issue's targets (bench/accuracy.py measures those; at 11:30 UTC it gave 98.4%
+    Regression thresholds, below the targets (bench/accuracy.py measures those; at 11:30 UTC it gave 98.4%
     of cells and 96.7% of words): shape right on every image, >= 96% of all cells right, >= 94% of the listed
     words at their true cells. Truth cells marked "?"
     (unreadable) are not counted.

@@ -167,7 +167,7 @@ def test_words_image_reads_the_whole_picture():
 def test_corpus_word_lists(corpus_dir):
     """Third-party images whose whole list is printed (sidecar list_in_image "yes"), grids found by
     scanner.detect and the truth letters as the judge: >= 95% of listed words recovered (the read text or the
-    grid-corrected word equals the listed word), <= 1 spurious entry per image on average (issue 4's targets;
+    grid-corrected word equals the listed word), <= 1 spurious entry per image on average (the targets;
     measured 99.4% and 0.05 when written)."""
     items = [(p, t) for p, t in corpus_items() if t.get("list_in_image") == "yes"]
     listed = recovered = spurious = 0
