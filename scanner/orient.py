@@ -79,6 +79,12 @@ def sample_letters(band: Band, cell_px: int, count: int = SAMPLE) -> list[Letter
     return [letter for _, letter in sorted(grid_letters(band.flat, chosen, cell_px).items())]
 
 
+def _turned_sample(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, turns: int) -> list[Letter]:
+    """sample_letters of the middle band once the grid is turned ``turns`` quarter turns (as np.rot90)."""
+    turned = np.ascontiguousarray(np.rot90(rectified_gray, turns))
+    return sample_letters(middle_band(turned, *((cols, rows) if turns % 2 else (rows, cols)), cell_px, SAMPLE), cell_px)
+
+
 def classifier_turns(band: Band, cell_px: int, count: int = 3 * SAMPLE) -> dict[int, float]:
     """The classifier's mean certainty (0..1) over up to ``count`` letters of the band seen in each quarter
     turn (as np.rot90), by its model for capitals (the lower-case model is sure of turned capitals too).
@@ -185,9 +191,7 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         ranked = sorted(scores, key=scores.get, reverse=True)
         if ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
             best = ranked[0]
-            turned_rows, turned_cols = (cols, rows) if best % 2 else (rows, cols)
-            upright = np.ascontiguousarray(np.rot90(rectified_gray, best))
-            letters = sample_letters(middle_band(upright, turned_rows, turned_cols, cell_px, SAMPLE), cell_px)
+            letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
             readings = _readings(letters, (0,), engine, alphabet)
     # Blurred capitals can read as lower-case shapes: lower case must also read well and show in the letters'
     # mixed heights; capitals, by far the commonest, are the default.
@@ -212,8 +216,7 @@ def _tesseract_turn(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: i
     if best % 2:
         # Sideways letters were read without their places on the line; turned upright, which way up they
         # are is decided with them (an upside-down p climbs above the line).
-        sideways = np.ascontiguousarray(np.rot90(rectified_gray, best))
-        letters = sample_letters(middle_band(sideways, cols, rows, cell_px, SAMPLE), cell_px)
+        letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
         readings = _readings(letters, (0, 2), engine, alphabet)
         best = (best + _best(readings)) % 4
     return best, readings, letters
