@@ -683,10 +683,10 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
     """(indices of the entries that form the word list in reading order, whether the grid vouched for them).
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters,
-    or near a grid string with 5+; these are kept however unsure the OCR was). When the grid confirms no block
-    (a badly read grid), the block with the most confidently read dictionary words is taken if it has at least
-    three and they make half of it. Within a block, entries far off the list's text height or read with low
-    confidence are dropped unless the grid vouches for them; an entry the grid does not have at all (a misprint,
+    or near a grid string with 5+; these are kept however unsure the OCR was): more than one, or one of 5+
+    letters. When the grid confirms no block (a badly read grid), the block with the most confidently read
+    dictionary words is taken if it has at least three and they make half of it. Within a block, entries far
+    off the list's text height or read with low confidence are dropped unless the grid vouches for them; an entry the grid does not have at all (a misprint,
     a misread grid, or a stray caption) is kept only when it is short, read confidently and lines up with a
     column of confirmed entries (or, when it is a dictionary word, with another confidently read dictionary
     word: a list column where the grid misread every word). Entries of fewer than three letters never get here
@@ -696,7 +696,10 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
         return [], True
     groups = _clusters(entries)
     backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
-    chosen = [g for g in groups if backing[id(g)] and len(backing[id(g)]) >= 0.4 * len(g)]
+    # A lone 4-letter word is no evidence: a grid of random letters spells several (junk read off a photo's
+    # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for).
+    chosen = [g for g in groups if backing[id(g)] and len(backing[id(g)]) >= 0.4 * len(g)
+              and (len(backing[id(g)]) > 1 or len(grid_key(judged[backing[id(g)][0]][0].word)) >= 5)]
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
     trusted = bool(chosen)
     if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
