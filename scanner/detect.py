@@ -245,8 +245,7 @@ def _agree(a: _Lattice, b: _Lattice) -> bool:
     larger."""
     if (a.rows, a.cols) != (b.rows, b.cols) or a.fill < 0.97 or not _settled(a):
         return False
-    pitch = np.linalg.norm(a.corners()[1] - a.corners()[0]) / a.cols
-    return bool(np.max(np.linalg.norm(a.corners() - b.corners(), axis=1)) < 0.2 * pitch)
+    return _near(a.corners(), b.corners(), a.cols)
 
 
 def _settled(lat: _Lattice) -> bool:
@@ -281,6 +280,34 @@ def turned(loc: GridLocation, turns: int) -> GridLocation:
     the corner that becomes the top-left comes first, rows and columns swap on odd turns."""
     rows, cols = (loc.cols, loc.rows) if turns % 2 else (loc.rows, loc.cols)
     return GridLocation(np.roll(loc.corners, -turns, axis=0), rows, cols, loc.inverted)
+
+
+def quarter_turn(shape: tuple[int, ...], turns: int) -> np.ndarray:
+    """The 3x3 matrix taking points of an image of ``shape`` to the same points once np.rot90 has turned the image
+    ``turns`` quarter turns counter-clockwise (x, y on pixel boundaries, as GridLocation corners are: pixel i
+    spans i..i+1)."""
+    matrix, width = np.eye(3), shape[1]
+    for turn in range(turns % 4):
+        matrix = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width], [0.0, 0.0, 1.0]]) @ matrix
+        width = shape[turn % 2]  # the turned image's width is the height before the turn
+    return matrix
+
+
+def moved(loc: GridLocation, matrix: np.ndarray) -> GridLocation:
+    """The grid with its corners mapped by a 3x3 matrix (e.g. quarter_turn's or its inverse)."""
+    corners = cv2.perspectiveTransform(loc.corners.reshape(-1, 1, 2).astype(np.float64), matrix).reshape(-1, 2)
+    return GridLocation(corners, loc.rows, loc.cols, loc.inverted)
+
+
+def same_place(a: GridLocation, b: GridLocation) -> bool:
+    """Same shape, and corners within a fifth of a cell of each other."""
+    return (a.rows, a.cols) == (b.rows, b.cols) and _near(a.corners, b.corners, a.cols)
+
+
+def _near(a: np.ndarray, b: np.ndarray, cols: int) -> bool:
+    """Are corners ``a`` and ``b`` (4x2) of a grid ``cols`` wide within a fifth of its pitch of each other?"""
+    pitch = np.linalg.norm(a[1] - a[0]) / cols
+    return bool(np.max(np.linalg.norm(a - b, axis=1)) < 0.2 * pitch)
 
 
 def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np.ndarray, np.ndarray]:

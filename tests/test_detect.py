@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from scanner import synth
-from scanner.detect import GridLocation, find_grid, find_grids, rectify
+from scanner.detect import GridLocation, find_grid, find_grids, quarter_turn, rectify
 from scanner.load import load_image
 from solver.errors import NoGridError
 
@@ -167,6 +167,17 @@ def test_rectify_homography_maps_corners_to_the_rectified_frame() -> None:
     out = cv2.perspectiveTransform(loc.corners[None].astype(np.float64), H)[0]
     w, h = loc.cols * 20, loc.rows * 20
     assert np.allclose(out, [[0, 0], [w, 0], [w, h], [0, h]], atol=0.5)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_quarter_turn_follows_np_rot90(turns: int) -> None:
+    """Every pixel's centre, mapped by quarter_turn, lands in the pixel np.rot90 moved it to."""
+    image = np.arange(5 * 7).reshape(5, 7)
+    page = np.rot90(image, turns)
+    ys, xs = np.mgrid[0:5, 0:7]
+    centres = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], axis=1)[:, None, :]
+    x, y = cv2.perspectiveTransform(centres, quarter_turn(image.shape, turns)).reshape(-1, 2).T
+    assert np.array_equal(page[np.floor(y).astype(int), np.floor(x).astype(int)], image.ravel())
 
 
 def _text_page() -> np.ndarray:

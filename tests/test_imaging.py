@@ -95,3 +95,4 @@ def test_edge_width_grows_with_blur() -> None:
     soft = imaging.edge_width(cv2.GaussianBlur(step, (0, 0), 4))
     assert 2.0 <= crisp <= 4.0 and soft > 2.5 * crisp
     assert imaging.edge_width(step) == 0.0 and imaging.edge_width(np.full((40, 80), 255, np.uint8)) == 0.0
+
