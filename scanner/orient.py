@@ -8,8 +8,8 @@ when neither reads surely. Each letter keeps its height on the line, so an upsid
 climbs above the line rather than as a plain d, and the readings tell lower case from capitals. Thresholded
 letters of a noisy, dim or hand-lettered photo read poorly in every turn, though; when no turn reads surely,
 the grey-level classifier (scanner.classify), which sees through noise, decides if it clearly prefers a turn.
-On the corpus and 24 generated hard pages, each in all four turns (236 cases), Tesseract alone chose 12 wrong
-turns and the classifier alone 9 (all on lower case); together, none.
+On the corpus and 24 generated hard pages in all four turns (236 cases), Tesseract alone chooses 15 wrong turns
+and the classifier alone 12; together, 1; on 36 other hard pages (144 cases), 19, 11 and 4 (bench/orientation.py).
 Detection itself does not care which way up the page is; only the corner order changes (scanner.detect.turned).
 """
 from __future__ import annotations
@@ -35,9 +35,9 @@ TRUSTED = 70.0
 """A turn other than the picture as shot is taken only when it reads at least this confidently (0..100)..."""
 MARGIN = 5.0
 """... and this much better than the picture as shot (corpus, right turns: 6-50 better, 74-96 absolute)."""
-CLEAR = 0.08
+CLEAR = 0.06
 """When Tesseract reads no turn surely (SURE), the classifier's turn is taken if its mean certainty there beats
-every other turn's by this much (its wrong turns, all on lower-case grids, led by at most 0.076)."""
+every other turn's by this much (its wrong turns led by at most 0.068; see bench/orientation.py)."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
@@ -89,19 +89,22 @@ def classifier_turns(band: Band, cell_px: int, count: int = 3 * SAMPLE) -> dict[
     """The classifier's mean certainty (0..1) over up to ``count`` letters of the band seen in each quarter
     turn (as np.rot90), by its model for capitals (the lower-case model is sure of turned capitals too).
 
-    Each letter's window is cut once scaled by the letters' height (for the turns that keep rows as rows) and
-    once by their width (for the sideways turns, where the width stands upright), then turned.
+    Each letter's window is cut scaled by the letters' height (for the turns that keep rows as rows) or by their
+    width (for the sideways turns, where the width stands upright), then turned; and since on a noisy page
+    those measures are as noisy as the letters, at each of classify.SIZES times them, the surest size counting.
     """
     cells = _spread(sorted(band.found), count)
     if not cells:
         return {}
     masks = [band.found[cell][2] for cell in cells]
-    scores = {}
+    scores = dict.fromkeys(range(4), 0.0)
     for axis in (0, 1):
-        windows, _ = classify.cell_windows(band.flat, cells, cell_px, float(np.median([m.shape[axis] for m in masks])))
-        for turns in (axis, axis + 2):
-            turned = np.ascontiguousarray(np.rot90(windows, turns, axes=(1, 2)))
-            scores[turns] = float(np.mean(classify.probabilities(turned).max(axis=1)))
+        extent = float(np.median([mask.shape[axis] for mask in masks]))
+        for size in classify.SIZES:
+            windows, _ = classify.cell_windows(band.flat, cells, cell_px, extent * size)
+            for turns in (axis, axis + 2):
+                turned = np.ascontiguousarray(np.rot90(windows, turns, axes=(1, 2)))
+                scores[turns] = max(scores[turns], float(np.mean(classify.probabilities(turned).max(axis=1))))
     return scores
 
 
