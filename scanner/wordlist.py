@@ -796,9 +796,9 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             if not _confirmed(judged[i]) and (e.conf < MIN_CONF or all(
                     t.lower() in INSTRUCTION_WORDS for t in entry.word.split())):
                 continue
-            # A short entry the grid holds nothing like but as several near strings says as little as one it
-            # does not hold at all (any 3 letters are one edit from many grid strings).
-            absent = status == "absent" or (status == "ambiguous" and len(grid_key(entry.word)) <= 4)
+            # A 3-letter entry the grid holds only as several near strings says as little as one it does not
+            # hold at all: any 3 letters are one edit from many grid strings.
+            absent = status == "absent" or (status == "ambiguous" and len(grid_key(entry.word)) <= 3)
             if absent and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
                                            and e.conf >= ABSENT_CONF and 0.75 < e.height / med < 1.33
                                            and _aligned(e, [entries[j] for j in confirmed + wordy[id(group)]
