@@ -199,17 +199,23 @@ def _variants(key: str, budget: int) -> list[tuple[str, int]]:
 
 def grid_matches(keys: list[str], letters: list[str]) -> dict[str, set[str]]:
     """For each key: the distinct straight-line grid strings within its edit budget ({key} when exact)."""
+    keys = tuple(dict.fromkeys(k for k in keys if k))
+    return {k: set(v) for k, v in _grid_matches(keys, tuple(letters)).items()} if keys else {}
+
+
+@functools.lru_cache(maxsize=256)
+def _grid_matches(keys: tuple[str, ...], letters: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """``grid_matches``, remembered: the two readings of a page (page and crop) ask about the same entries, and a
+    fuzzy search for a long entry costs tens of milliseconds."""
     from solver import solve
 
-    keys = list(dict.fromkeys(k for k in keys if k))
-    if not keys:
-        return {}
-    exact = {r.word: r for r in solve(letters, keys)}
-    out: dict[str, set[str]] = {}
+    letters = list(letters)
+    exact = {r.word: r for r in solve(letters, list(keys))}
+    out: dict[str, frozenset[str]] = {}
     fuzzy: dict[str, list[tuple[str, int]]] = {}
     for key in keys:
         if exact[key].found and not exact[key].mismatches:
-            out[key] = {key}
+            out[key] = frozenset({key})
         else:
             fuzzy[key] = _variants(key, edit_budget(key))
     by_budget: dict[int, set[str]] = {}
@@ -222,7 +228,7 @@ def grid_matches(keys: list[str], letters: list[str]) -> dict[str, set[str]]:
             strings[r.word] = {"".join(letters[rr][cc] for rr, cc in occ.cells) for occ in r.occurrences}
     for key, variants in fuzzy.items():
         found = set().union(*(strings.get(p, set()) for p, _ in variants))
-        out[key] = {s for s in found if edit_distance(key, s) <= edit_budget(key)}
+        out[key] = frozenset(s for s in found if edit_distance(key, s) <= edit_budget(key))
     return out
 
 
