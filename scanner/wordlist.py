@@ -12,6 +12,7 @@ import functools
 import re
 import statistics
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -51,6 +52,10 @@ Gaussian of GRAIN_SMOOTH letter heights: a dim photo's faint print, stretched to
 up too, which the sharpening would turn into specks (kitchen list at night: 0 of 20 words read, 10 after)."""
 NOISE_LEVEL = 6.0
 """Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
+THIN_INK = 10.0
+"""Print whose letters are fewer pixels tall than this is not median-filtered however grainy the paper: its strokes
+are a pixel wide, and the median erases them (a newsprint list of 8 px capitals: 2 of 20 words read, 19 without
+it); on soft print its grain is smoothed at the letters' scale anyway (GRAIN_SMOOTH)."""
 ENTRY_GAP = 1.1
 """A gap wider than this many text heights between two words on a line separates two entries (columns)."""
 SENTENCE_WORDS = 4
@@ -64,10 +69,18 @@ WORDLIKE_CONF = 80.0
 """When the grid vouches for nothing, entries read this confidently that are dictionary words make a list."""
 ABSENT_CONF = 70.0
 """An entry the grid does not have at all must be read at least this confidently to be kept (a misprint)."""
+GUESS_SHARE = 0.4
+"""An entry of a list the grid vouches for that the grid does not hold as read (nor one or two edits away) is taken
+for the grid's word nearest to it when that word is the only one within this share of its length in edits: small
+blurred print is misread by several letters (SOWENR for SOUVENIR, PLAREY for PLANET), and the listed words are
+the grid's words."""
 FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
 LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
+                    r"|[\dIlOoTASZBG&¢$§|!]{1,2}[.,]\s+(?=\w\w)"  # a number misread: Il. (11.) TO. (10.) &. (6.)
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
+NUMBER = re.compile(r"^\(?\d{1,3}[.):,]$")
+"""An entry's number on its own (``7.``, ``12)``): where an entry starts."""
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
 INSTRUCTION_WORDS = frozenset(
     "a an and any are at be below above by can circle diagonally direction directions down find for forwards "
@@ -186,17 +199,23 @@ def _variants(key: str, budget: int) -> list[tuple[str, int]]:
 
 def grid_matches(keys: list[str], letters: list[str]) -> dict[str, set[str]]:
     """For each key: the distinct straight-line grid strings within its edit budget ({key} when exact)."""
+    keys = tuple(dict.fromkeys(k for k in keys if k))
+    return {k: set(v) for k, v in _grid_matches(keys, tuple(letters)).items()} if keys else {}
+
+
+@functools.lru_cache(maxsize=256)
+def _grid_matches(keys: tuple[str, ...], letters: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """``grid_matches``, remembered: the two readings of a page (page and crop) ask about the same entries, and a
+    fuzzy search for a long entry costs tens of milliseconds."""
     from solver import solve
 
-    keys = list(dict.fromkeys(k for k in keys if k))
-    if not keys:
-        return {}
-    exact = {r.word: r for r in solve(letters, keys)}
-    out: dict[str, set[str]] = {}
+    letters = list(letters)
+    exact = {r.word: r for r in solve(letters, list(keys))}
+    out: dict[str, frozenset[str]] = {}
     fuzzy: dict[str, list[tuple[str, int]]] = {}
     for key in keys:
         if exact[key].found and not exact[key].mismatches:
-            out[key] = {key}
+            out[key] = frozenset({key})
         else:
             fuzzy[key] = _variants(key, edit_budget(key))
     by_budget: dict[int, set[str]] = {}
@@ -209,7 +228,7 @@ def grid_matches(keys: list[str], letters: list[str]) -> dict[str, set[str]]:
             strings[r.word] = {"".join(letters[rr][cc] for rr, cc in occ.cells) for occ in r.occurrences}
     for key, variants in fuzzy.items():
         found = set().union(*(strings.get(p, set()) for p, _ in variants))
-        out[key] = {s for s in found if edit_distance(key, s) <= edit_budget(key)}
+        out[key] = frozenset(s for s in found if edit_distance(key, s) <= edit_budget(key))
     return out
 
 
@@ -244,6 +263,51 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
         it = iter(target)
         return "".join(next(it) if ch.isalpha() else ch for ch in text if ch.isalpha() or ch in " -'"), "corrected"
     return target, "corrected"
+
+
+@functools.cache
+def _vocabulary() -> tuple[tuple[str, ...], frozenset[str]]:
+    """(the hidden-word vocabulary's words of 4+ letters, upper case; its commonest ones of the lengths that
+    make compounds, solver.hidden's parts)."""
+    from solver.dictionary import hidden_vocabulary
+    from solver.hidden import PART_LENGTHS, PART_MAX_RANK
+
+    words = hidden_vocabulary()
+    return (tuple(w for w in words if len(w) >= 4),
+            frozenset(w for w in words[:PART_MAX_RANK] if len(w) in PART_LENGTHS))
+
+
+@functools.lru_cache(maxsize=8)
+def _grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
+    """The words a list may hold that the grid spells in straight lines, as grid keys: vocabulary words of 5+
+    letters, common 4-letter words, and two common 4-5 letter words end to end (BLACKHOLE)."""
+    from solver.grid import make_grid
+    from solver.hidden import compounds
+    from solver.search import parse_directions
+    from solver.straight import find_exact
+
+    words, parts = _vocabulary()
+    hits = find_exact(make_grid(list(letters)), list(words), parse_directions(None))
+    found = {w for w in hits if len(w) >= 5 or w in parts}
+    found |= {w.replace(" ", "") for w in compounds({w: o for w, o in hits.items() if w in parts})}
+    return tuple(sorted(found))
+
+
+def guess(key: str, words: tuple[str, ...]) -> str | None:
+    """The one word of ``words`` nearest ``key`` within GUESS_SHARE of its length in edits, if there is one; of
+    equally near words, the one as long as ``key`` (OCR substitutes letters more often than it adds or drops
+    them: PLAREY is PLANET, not PLANE)."""
+    near: dict[tuple[int, int], list[str]] = {}
+    for w in words:
+        budget = int(GUESS_SHARE * len(w))
+        if abs(len(w) - len(key)) <= budget:
+            d = edit_distance(key, w)
+            if d <= budget:
+                near.setdefault((d, abs(len(w) - len(key))), []).append(w)
+    if not near:
+        return None
+    best = near[min(near)]
+    return best[0] if len(best) == 1 else None
 
 
 @functools.cache
@@ -424,9 +488,10 @@ def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | Non
 
 
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
-             pitch: float | None) -> tuple[np.ndarray, np.ndarray]:
-    """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px). ``main``: the corners
-    of the grid the list belongs to (None: the whole image is the list); ``pitch``: its cell size in image px."""
+             pitch: float | None) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px, whether the print is
+    soft). ``main``: the corners of the grid the list belongs to (None: the whole image is the list); ``pitch``:
+    its cell size in image px."""
     if image.ndim == 3:  # the darkest channel: coloured print (orange, pink, red) turns dark like black print
         b, g, r = cv2.split(image)
         gray = cv2.min(cv2.min(b, g), r)
@@ -465,10 +530,15 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         gray, keep = gray[y0:ys.max() + 1, x0:xs.max() + 1], keep[y0:ys.max() + 1, x0:xs.max() + 1]
         sheet = sheet[y0:ys.max() + 1, x0:xs.max() + 1]
         T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]]) @ T
-    gray, grainy = _denoise(gray)
+    smooth, grainy = _denoise(gray)
     flat = _flatten(gray)
     flat[keep == 0] = 255
     ink = _ink_height(_stretch(flat), pitch)
+    if grainy and (ink is None or ink >= THIN_INK):
+        gray = smooth
+        flat = _flatten(gray)
+        flat[keep == 0] = 255
+        ink = _ink_height(_stretch(flat), pitch)
     if grainy and ink:
         flat = _flatten(gray, ink)
         flat[keep == 0] = 255
@@ -491,7 +561,7 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         T = np.diag([scale, scale, 1.0]) @ T
     if soft:
         flat = imaging.sharpen(flat, SHARPEN_INK * ink * scale, SHARPEN_AMOUNT)
-    return flat, T
+    return flat, T, soft
 
 
 def _frame(flat: np.ndarray, ground: np.ndarray, ink: float) -> np.ndarray:
@@ -565,13 +635,14 @@ def _split_line(line: list) -> list[list]:
 
 
 def _split_at_columns(run: list, starts: np.ndarray) -> list[list]:
-    """Split a run of words where a word starts at a list column (two other runs start there too): list columns
-    set close together read as one line ("summer robot")."""
+    """Split a run of words where a word starts at a list column (two other runs start there too) or is an entry's
+    number: list columns set close together read as one line ("summer robot", "2. Oven 7. Mug")."""
     h = float(np.median([b.height for b in run]))
     parts, part = [], [run[0]]
     for prev, b in zip(run, run[1:]):
         gap = b.left - (prev.left + prev.width)
-        if gap > 0.5 * h and np.count_nonzero(np.abs(starts - b.left) < 0.5 * h) >= 2:
+        column = np.count_nonzero(np.abs(starts - b.left) < 0.5 * h) >= 2
+        if (gap > 0.5 * h and column) or (gap > 0 and NUMBER.match(b.text.strip())):
             parts.append(part)
             part = []
         part.append(b)
@@ -610,7 +681,8 @@ def _entry(run: list) -> _Entry | None:
 
 def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
     """Join neighbours on a line that the grid holds as one run (a monospace space is as wide as a column gap:
-    "GRIZZLY" + "BEAR" is the entry "GRIZZLY BEAR" when GRIZZLYBEAR is in the grid, or near a grid string)."""
+    "GRIZZLY" + "BEAR" is the entry "GRIZZLY BEAR" when GRIZZLYBEAR is in the grid, or near a grid string), unless
+    the second is numbered or bulleted."""
     order = sorted(range(len(entries)), key=lambda i: (entries[i].box[1], entries[i].box[0]))
     out_entries, out_judged, skip = [], [], set()
     for n, i in enumerate(order):
@@ -621,7 +693,8 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
             b = entries[j]
             gap = b.box[0] - a.box[2]
             if (j not in skip and 0 < gap < 3 * a.height and abs(a.box[1] + a.box[3] - b.box[1] - b.box[3]) < 0.6 *
-                    a.height and {judged[i][1], judged[j][1]} <= {"exact", "near", "corrected"}):
+                    a.height and {judged[i][1], judged[j][1]} <= {"exact", "near", "corrected"}
+                    and not LEADER.match(b.raw)):  # a numbered or bulleted word starts an entry of its own
                 joined = _entry(a.boxes + b.boxes)
                 verdict = correct_entries([(joined.raw, joined.text)], letters, [joined.conf])[0]
                 if _confirmed(verdict) and len(grid_key(joined.text)) >= 6:
@@ -679,8 +752,10 @@ def _clusters(entries: list[_Entry]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple[list[int], bool]:
-    """(indices of the entries that form the word list in reading order, whether the grid vouched for them).
+def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
+            words: Callable[[], tuple[str, ...]] | None = None, soft: bool = False) -> tuple[list[int], list, bool]:
+    """(indices of the entries that form the word list in reading order, their verdicts, whether the grid vouched
+    for them).
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters, or
     near a grid string with 5+; these are kept however unsure the OCR was): more than one, or one of 5+ letters.
@@ -689,11 +764,14 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
     height or read with low confidence are dropped unless the grid vouches for them; an entry the grid does not have
     at all (a misprint, a misread grid, or a stray caption) is kept only when it is short, read confidently and
     lines up with a column of confirmed entries (or, when it is a dictionary word, with another confidently read
-    dictionary word: a list column where the grid misread every word). Entries of fewer than three letters never get
-    here (``_candidates``): grids hold any pair by chance.
+    dictionary word: a list column where the grid misread every word). Before that, an entry of a block the grid
+    vouches for that is not a grid word as read (nor as corrected) is taken for the one grid word near it, if any
+    (``guess``, ``_guessable``; ``words``: the grid's words, asked for only then); it is kept, status "guessed",
+    but does not vouch for its block. On ``soft`` print the grid is trusted over confidently read dictionary words
+    too. Entries of fewer than three letters never get here (``_candidates``): grids hold any pair by chance.
     """
     if not entries:
-        return [], True
+        return [], judged, True
     groups = _clusters(entries)
     backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
     # A lone 4-letter word is no evidence: a grid of random letters spells several (junk read off a photo's
@@ -707,6 +785,7 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
         if len(wordy[id(best)]) >= 3 and len(wordy[id(best)]) >= 0.5 * len(best):
             chosen, backing[id(best)] = [best], wordy[id(best)]
     keep: list[int] = []
+    judged = list(judged)
     for group in chosen:
         confirmed = backing[id(group)]
         med = float(np.median([entries[i].height for i in confirmed]))  # the list's own text height
@@ -714,10 +793,19 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
             e, (entry, status) = entries[i], judged[i]
             if not 0.55 < e.height / med < 1.6:
                 continue
+            if trusted and words is not None and _guessable(judged[i], e.conf, soft):
+                target = guess(grid_key(entry.word if status == "corrected" else e.text), words())
+                if target is not None:
+                    judged[i] = (WordEntry(read=entry.read, word=target, corrected=True), "guessed")
+                    keep.append(i)
+                    continue
             if not _confirmed(judged[i]) and (e.conf < MIN_CONF or all(
                     t.lower() in INSTRUCTION_WORDS for t in entry.word.split())):
                 continue
-            if status == "absent" and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
+            # A 3-letter entry the grid holds only as several near strings says as little as one it does not
+            # hold at all: any 3 letters are one edit from many grid strings.
+            absent = status == "absent" or (status == "ambiguous" and len(grid_key(entry.word)) <= 3)
+            if absent and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
                                            and e.conf >= ABSENT_CONF and 0.75 < e.height / med < 1.33
                                            and _aligned(e, [entries[j] for j in confirmed + wordy[id(group)]
                                                             if j in confirmed or _wordlike(e, entry)])):
@@ -730,7 +818,21 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> tuple
         if key not in seen:
             seen.add(key)
             ordered.append(i)
-    return ordered, trusted
+    return ordered, judged, trusted
+
+
+def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
+    """Whether an entry read with confidence ``conf`` is worth matching to the grid's words loosely: the grid does
+    not hold it as read, or holds it only as a string that is not a word (ELLYFISH), or only nearly and the entry
+    was not read surely (WATERING CAM). A dictionary word read surely is kept as read (the grid may be misread
+    or the puzzle misprinted: OYSTER is not LOBSTER), except on soft print, whose small letters Tesseract reads
+    as other words (SHEET for SLEET, BLOCK HOLE)."""
+    entry, status = judged
+    if status not in ("absent", "ambiguous", "near", "corrected"):
+        return False
+    if all(_is_word(t) for t in entry.word.split()):
+        return status != "corrected" and (soft or conf < WORDLIKE_CONF)
+    return True
 
 
 def _reading_order(indices: list[int], entries: list[_Entry]) -> list[int]:
@@ -764,10 +866,11 @@ def _wordlike(e: _Entry, entry: WordEntry) -> bool:
 
 
 def _is_word(token: str) -> bool:
-    """A dictionary word, allowing the inflections the dictionary (Webster's 2nd) leaves out: CIGARS, BOXES."""
-    t = token.lower()
+    """A dictionary word, allowing the inflections the dictionary (Webster's 2nd) leaves out (CIGARS, BOXES) and
+    words joined by hyphens (SPACE-TIME)."""
     words = _english()
-    return t in words or any(t.endswith(end) and t[:-len(end)] in words for end in ("s", "es", "ed", "ing"))
+    return all(t in words or any(t.endswith(end) and t[:-len(end)] in words for end in ("s", "es", "ed", "ing"))
+               for t in token.lower().split("-"))
 
 
 def _confirmed(judged: tuple[WordEntry, str]) -> bool:
@@ -777,32 +880,61 @@ def _confirmed(judged: tuple[WordEntry, str]) -> bool:
     return (status == "exact" and n >= 4) or (status in ("corrected", "near") and n >= 5)
 
 
-def _read(boxes: list, letters: list[str]) -> tuple[list[_Entry], list, list[int], bool]:
-    """Word boxes -> (candidate entries, their verdicts, indices of the list's entries, grid trusted?)."""
+def _judge(boxes: list, letters: list[str]) -> tuple[list[_Entry], list]:
+    """Word boxes -> (candidate entries, their verdicts against the grid rows ``letters``)."""
     entries = _candidates(boxes)
     judged = correct_entries([(e.raw, e.text) for e in entries], letters, [e.conf for e in entries])
     entries, judged = _split_unmatched(entries, judged, letters)
-    entries, judged = _join_split(entries, judged, letters)
-    chosen, trusted = _select(entries, judged)
+    return _join_split(entries, judged, letters)
+
+
+def _choose(entries: list[_Entry], judged: list, letters: list[str], soft: bool) -> tuple:
+    """(entries, their verdicts, indices of the list's entries, grid trusted?); ``soft``: the print is soft (see
+    _select)."""
+    chosen, judged, trusted = _select(entries, judged, lambda: _grid_words(tuple(letters)), soft)
     if not trusted:  # a grid that vouches for no entry cannot be trusted to correct them either
         judged = [(WordEntry(read=e.raw, word=e.text), "absent") for e in entries]
     return entries, judged, chosen, trusted
 
 
-def _read_crop(flat: np.ndarray, lo, hi, letters: list[str], engine) -> tuple:
-    """``_read`` on the part of ``flat`` between corners ``lo`` and ``hi`` (x, y), boxes in ``flat``'s pixels."""
+def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list]) -> tuple[list[_Entry], list]:
+    """The entries of two readings of one page: where both read an entry (boxes overlapping by half the smaller),
+    the one the grid backs better (a word the grid holds, then as read), else the one whose text height is nearer
+    the entries the grid vouches for (a box can take in a rule or a tick box and be twice as tall, and a reading
+    the grid only knows as a non-word is no better than one it does not know: MANET read as LANET, PLAREY)."""
+    heights = [e.height for e, v in zip(*a) if _confirmed(v)] or [e.height for e in a[0] + b[0]]
+    med = float(np.median(heights)) if heights else 1.0
+
+    def rank(entry: _Entry, verdict: tuple[WordEntry, str]) -> tuple:
+        off = abs(np.log(max(entry.height, 1.0) / med))
+        return _confirmed(verdict) and _is_word(grid_key(verdict[0].word)), off < 0.3, verdict[1] == "exact", -off
+
+    def overlap(p: tuple, q: tuple) -> bool:
+        w = min(p[2], q[2]) - max(p[0], q[0])
+        h = min(p[3], q[3]) - max(p[1], q[1])
+        smaller = min((p[2] - p[0]) * (p[3] - p[1]), (q[2] - q[0]) * (q[3] - q[1]))
+        return w > 0 and h > 0 and w * h > 0.5 * smaller
+
+    entries, judged = list(a[0]), list(a[1])
+    for e, v in zip(*b):
+        same = [i for i, f in enumerate(entries) if overlap(e.box, f.box)]
+        if not same:
+            entries.append(e)
+            judged.append(v)
+        elif len(same) == 1 and rank(e, v) > rank(entries[same[0]], judged[same[0]]):
+            entries[same[0]], judged[same[0]] = e, v
+    return entries, judged
+
+
+def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int) -> list:
+    """Tesseract's word boxes (page segmentation mode ``psm``) on the part of ``flat`` between corners ``lo``
+    and ``hi`` (x, y), in ``flat``'s pixels."""
     x0, y0 = np.maximum(np.asarray(lo, np.float64), 0).astype(int)
     x1, y1 = np.minimum(np.asarray(hi, np.float64), flat.shape[::-1]).astype(int)
     if x1 - x0 < 8 or y1 - y0 < 8:
-        return [], [], [], True
-    boxes = engine.read_text(np.ascontiguousarray(flat[y0:y1, x0:x1]))
-    return _read([replace(b, left=b.left + x0, top=b.top + y0) for b in boxes], letters)
-
-
-def _strength(reading: tuple) -> tuple[bool, int, int]:
-    """How well a reading is backed: grid trusted, entries the grid vouches for, entries in the list."""
-    entries, judged, chosen, trusted = reading
-    return trusted, sum(_confirmed(judged[i]) for i in chosen), len(chosen)
+        return []
+    boxes = engine.read_text(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm)
+    return [replace(b, left=b.left + x0, top=b.top + y0) for b in boxes]
 
 
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
@@ -827,24 +959,26 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     if loc is not None:
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
-    flat, T = _prepare(image, grids, None if loc is None else loc.corners, pitch)
-    reading = _read(engine.read_text(flat), letters)
+    flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch)
+    read = _judge(engine.read_text(flat), letters)
+    reading = _choose(*read, letters, soft)
     if not reading[2] and loc is not None:
         # Nothing found: Tesseract's layout analysis can lose a list among photo background texture; look
         # again at the page close to the grid only.
         q = cv2.perspectiveTransform(np.asarray(loc.corners, np.float64)[None], T)[0]
         reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        reading = _read_crop(flat, q.min(axis=0) - reach, q.max(axis=0) + reach, letters, engine)
+        read = _judge(_crop_boxes(flat, q.min(axis=0) - reach, q.max(axis=0) + reach, engine, 11), letters)
+        reading = _choose(*read, letters, soft)
     if reading[2]:
-        # Second look at the list alone: the page layout also skips lines of a big sparse page (boxed lists,
-        # first or last rows) that Tesseract reads fine in a crop around what was found.
+        # Second look at the list alone, as one block of text: the sparse page layout skips lines of a big page
+        # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
+        # keeps the better of its two readings.
         entries, chosen = reading[0], reading[2]
         h = float(np.median([entries[i].height for i in chosen]))
         box = np.array([entries[i].box for i in chosen], np.float64)
-        again = _read_crop(flat, box[:, :2].min(axis=0) - [6 * h, 4 * h], box[:, 2:].max(axis=0) + [6 * h, 4 * h],
-                           letters, engine)
-        if _strength(again) >= _strength(reading):
-            reading = again
+        again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6),
+                       letters)
+        reading = _choose(*_merge(read, again), letters, soft)
     entries, judged, chosen, trusted = reading
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
