@@ -10,7 +10,8 @@ seeds the benchmarks use. The network is trained with NumPy alone (two layers, A
 pages' accuracy is printed per source.
 
     .venv/bin/python tools/train_letters.py [--model capitals|lower|faint] [--pages 420] [--epochs 12]
-                                            [--cache cells.npz] [--start-from weights.npz] [--first-seed N]
+                                            [--cache cells.npz] [--start-from weights.npz] [--rate 2e-3]
+                                            [--first-seed N]
 """
 from __future__ import annotations
 
