@@ -33,9 +33,11 @@ WORK_SIDE = 1400
 """Long side (px) of the copy detection works on; corners are mapped back to the input's pixels."""
 SMALL_SIDE = 800
 """Images with a shorter long side are enlarged (up to 3x) for detection."""
-INK_VARIANTS = (("light", False), ("heavy", False), ("light", True), ("none", False))
-"""(smoothing, strict) binarisations tried in turn until one gives a clean grid (see _ink_mask). Unsmoothed comes
-last: it keeps the hairline strokes of small print that even a 3x3 median erases, but also keeps the noise."""
+INK_VARIANTS = (("light", "otsu"), ("heavy", "otsu"), ("light", "strict"), ("none", "otsu"), ("gauss", "faint"))
+"""(smoothing, threshold) binarisations tried in turn until one gives a clean grid (see _ink_mask). Unsmoothed
+comes after the others: it keeps the hairline strokes of small print that even a 3x3 median erases, but also
+keeps the noise. Faint comes last: grey print of a night photo, whose thin rules break into specks that join the
+letters at any darker threshold."""
 MAX_BLOBS = 4000
 """Most blobs considered (a fine texture can make tens of thousands)."""
 MAX_CLUSTERS = 4
@@ -221,8 +223,8 @@ def _search(work: np.ndarray) -> list[_Lattice]:
     lattices: list[_Lattice] = []
     for inverted in _polarities(work):
         src = 255 - work if inverted else work
-        for smoothing, strict in INK_VARIANTS:
-            mask = _ink_mask(src, smoothing, strict)
+        for smoothing, threshold in INK_VARIANTS:
+            mask = _ink_mask(src, smoothing, threshold)
             found = _lattices(_letter_blobs(mask))
             if found:
                 again = _lattices(_blobs_without_lines(mask, _lattice_frame(found[0])))
@@ -339,21 +341,27 @@ def _polarities(gray: np.ndarray) -> list[bool]:
     return [False, True] if dark > 0.03 else [False]
 
 
-def _ink_mask(gray: np.ndarray, smoothing: str, strict: bool) -> np.ndarray:
+def _ink_mask(gray: np.ndarray, smoothing: str, threshold: str) -> np.ndarray:
     """Dark ink as 255 on 0: the background is flattened by dividing by a local maximum, then thresholded.
 
     `smoothing` first: "heavy" for grainy scans and photos, "light" (a 3x3 median) keeps tiny letters intact,
-    "none" also keeps strokes one pixel wide (thin small print on newsprint, which a median breaks into specks).
-    `strict` keeps only ink 30% darker than its surroundings: blurred letters then stay apart from the rules.
+    "none" also keeps strokes one pixel wide (thin small print on newsprint, which a median breaks into specks),
+    "gauss" (sigma 1 px) evens out a night photo's sensor grain without eating its faint strokes.
+    `threshold`: "otsu" follows the page's contrast; "strict" keeps only ink 30% darker than its surroundings
+    (blurred letters then stay apart from the rules); "faint" takes ink 12% darker (grey print on grey paper).
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
     smooth = {"heavy": lambda g: cv2.GaussianBlur(cv2.medianBlur(g, 5), (0, 0), 1.5),
-              "light": lambda g: cv2.medianBlur(g, 3), "none": lambda g: g}[smoothing](gray)
+              "light": lambda g: cv2.medianBlur(g, 3), "none": lambda g: g,
+              "gauss": lambda g: cv2.GaussianBlur(g, (0, 0), 1.0)}[smoothing](gray)
     norm = imaging.flatten(smooth, imaging.paper(smooth, k, box=True))
-    t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters 20%
-    # darker than their surroundings are ink anyway.
-    t = 0.7 * 255 if strict else max(float(np.clip(t, 0.55 * 255, 0.88 * 255)), 0.8 * 255)
+    if threshold == "otsu":
+        t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters
+        # 20% darker than their surroundings are ink anyway.
+        t = max(float(np.clip(t, 0.55 * 255, 0.88 * 255)), 0.8 * 255)
+    else:
+        t = {"strict": 0.7, "faint": 0.88}[threshold] * 255
     return ((norm < t) * 255).astype(np.uint8)
 
 

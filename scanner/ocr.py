@@ -588,8 +588,10 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
     When its print is also faint (the median cell spans under FAINT_INK grey levels: a night photo, not a clean
     screenshot in a font the classifier never saw), the classifier reads the cells at the letter size it is
     surest of, steadied over pixel shifts (classify.surest_size), since the measured letter height is as
-    unreliable there as Tesseract's reading; and short of degraded, a cell takes the classifier's letter where
-    the classifier is surer than Tesseract (night photos, bench seeds 50-59: cells 80.3% -> 88.4%).
+    unreliable there as Tesseract's reading, by the capitals model or the model of night photos, whichever is
+    surer (classify.surest_model); and short of degraded, a cell takes the classifier's letter where the
+    classifier is surer than Tesseract (night photos, bench seeds 50-59: cells 80.3% -> 88.4% with the capitals
+    model alone, 97.5% now).
     Elsewhere a cell takes it when the classifier is CLASSIFIER_OVERRIDES sure, or, flagged unsure, when
     Tesseract read nothing there. A bare bar gives way at GIVES_WAY: thresholding drops thin strokes (a J's hook,
     the foot of an L, the bar of a T) that the grey image keeps (corpus and hard pages: the classifier right 63
@@ -613,9 +615,10 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
     tesseract_unsure = np.median(calibrated[inked]) < DEGRADED_BELOW
     faint = tesseract_unsure and np.median(contrast[inked]) < FAINT_INK
     if faint:  # its letter height, measured on the same noisy blobs Tesseract read, may be off too
-        p = classify.surest_size(flat, everything, cell_px, letter_px, inked, cells.lower)
+        models = ("lower",) if cells.lower else ("capitals", "faint")
+        p = classify.surest_model(flat, everything, cell_px, letter_px, inked, models)
     else:
-        p = classify.probabilities(windows, cells.lower)
+        p = classify.probabilities(windows, "lower" if cells.lower else "capitals")
     best, sure = p.argmax(axis=1), p.max(axis=1)
     degraded = tesseract_unsure and np.median(sure[inked]) >= CLASSIFIER_SURE
     for i, (r, c) in enumerate(everything):

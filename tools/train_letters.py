@@ -3,11 +3,15 @@
 Cells are cut from generated pages exactly as the scanner cuts them (rectify at the grid's corners, made a
 little wrong on purpose as detection would; flatten; centre on the ink). The model of capitals learns from
 ordinary pages, photos and scans (scanner.synth.random_case) and the hard conditions dim, small, handwritten,
-newsprint and tiny; the model of lower-case grids (--lower) from the lowercase condition (pages, photos, scans).
-Training seeds start at 100000, clear of the seeds the benchmarks use. The network is trained with
-NumPy alone (two layers, Adam, a few epochs); the held-out pages' accuracy is printed per source.
+newsprint and tiny; the model of lower-case grids (--model lower) from the lowercase condition (pages, photos,
+scans); the model of faint grids (--model faint) from night photos (the dim condition), starting from the
+capitals model's weights (--start-from). Training seeds start at --first-seed (100000 by default), clear of the
+seeds the benchmarks use. The network is trained with NumPy alone (two layers, Adam, a few epochs); the held-out
+pages' accuracy is printed per source.
 
-    .venv/bin/python tools/train_letters.py [--pages 420] [--epochs 12] [--cache cells.npz] [--lower]
+    .venv/bin/python tools/train_letters.py [--model capitals|lower|faint] [--pages 420] [--epochs 12]
+                                            [--cache cells.npz] [--start-from weights.npz] [--rate 2e-3]
+                                            [--first-seed N]
 """
 from __future__ import annotations
 
@@ -26,15 +30,16 @@ from scanner.detect import GridLocation, rectify  # noqa: E402
 from scanner.pipeline import CELL_PX  # noqa: E402
 from scanner.synth import condition_case, random_case  # noqa: E402
 
-SOURCES = {False: ("random", "dim", "small", "handwritten", "newsprint", "tiny", "random"), True: ("lowercase",)}
-FIRST_SEED = 100_000
+SOURCES = {"capitals": ("random", "dim", "small", "handwritten", "newsprint", "tiny", "random"),
+           "lower": ("lowercase",), "faint": ("dim",)}
 CORNER_JITTER = 0.08  # of a cell: how far detection's corners may be from the truth
+MEASURED_VS_DRAWN = (0.85, 1.3)  # measured letter height over the font's cap height: the plausible range
 
 
-def page_cells(index: int, lower: bool = False) -> tuple[str, np.ndarray, np.ndarray]:
+def page_cells(index: int, model: str, first_seed: int) -> tuple[str, np.ndarray, np.ndarray]:
     """The source name, cell windows and labels (class indices) of generated page ``index``."""
-    source = SOURCES[lower][index % len(SOURCES[lower])]
-    seed = FIRST_SEED + index
+    source = SOURCES[model][index % len(SOURCES[model])]
+    seed = first_seed + index
     image, truth = random_case(seed) if source == "random" else condition_case(source, seed)
     rng = np.random.default_rng(seed)
     rows, cols = truth["rows"], truth["cols"]
@@ -45,6 +50,9 @@ def page_cells(index: int, lower: bool = False) -> tuple[str, np.ndarray, np.nda
     flat = ocr.prepared(rectified, CELL_PX)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     height = ocr.letter_height(ocr.grid_masks(flat, rows, cols, CELL_PX), CELL_PX)
+    drawn = drawn_height(truth)
+    if drawn and not MEASURED_VS_DRAWN[0] <= height / drawn <= MEASURED_VS_DRAWN[1]:
+        height = drawn * sum(MEASURED_VS_DRAWN) / 2
     windows, _ = classify.cell_windows(flat, cells, CELL_PX, height)
     letters = "".join(truth["grid"])
     keep = np.array([ch in classify.CLASSES for ch in letters])
@@ -52,9 +60,22 @@ def page_cells(index: int, lower: bool = False) -> tuple[str, np.ndarray, np.nda
     return source, windows[keep], labels[keep]
 
 
-def dataset(indices: range, lower: bool) -> tuple[list[str], np.ndarray, np.ndarray]:
+def drawn_height(truth: dict) -> float | None:
+    """The cap height the page's font was drawn at, in the rectified grid's pixels (None if not recorded).
+
+    The height measured on a night photo can be far off (letter blobs merge with grain and rule fragments: 1.4
+    times the drawn height on some pages, where clean pages measure 1.0-1.2 times it: blur, round overshoot),
+    and a window cut at the wrong height teaches the network a letter at the wrong size."""
+    page = truth["case"].get("page", {})
+    if "letter_scale" not in page:
+        return None
+    pitch_x, pitch_y = page["cell_px"], page.get("row_px") or page["cell_px"]
+    return page["letter_scale"] * min(pitch_x, pitch_y) * CELL_PX / pitch_y
+
+
+def dataset(indices: range, model: str, first_seed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
     with Pool(2) as pool:
-        parts = pool.starmap(page_cells, [(i, lower) for i in indices], chunksize=4)
+        parts = pool.starmap(page_cells, [(i, model, first_seed) for i in indices], chunksize=4)
     sources = [s for s, w, _ in parts for _ in range(len(w))]
     return sources, np.concatenate([w for _, w, _ in parts]), np.concatenate([y for _, _, y in parts])
 
@@ -67,19 +88,22 @@ def shifted(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int, hidden: int = 256, seed: int = 0) -> dict[str, np.ndarray]:
-    """A ReLU layer and a softmax layer, trained by Adam on cross-entropy with light weight decay."""
+def train(x: np.ndarray, y: np.ndarray, epochs: int, hidden: int = 256, seed: int = 0,
+          start: dict[str, np.ndarray] | None = None, rate: float = 2e-3) -> dict[str, np.ndarray]:
+    """A ReLU layer and a softmax layer, trained by Adam on cross-entropy with light weight decay, from random
+    weights or from ``start``'s."""
     rng = np.random.default_rng(seed)
     n_in, n_out = x.shape[1] * x.shape[2], len(classify.CLASSES)
-    params = {"w1": rng.standard_normal((n_in, hidden)).astype(np.float32) * np.sqrt(2 / n_in),
-              "b1": np.zeros(hidden, np.float32),
-              "w2": rng.standard_normal((hidden, n_out)).astype(np.float32) * np.sqrt(2 / hidden),
-              "b2": np.zeros(n_out, np.float32)}
+    params = {k: v.copy() for k, v in start.items()} if start else {
+        "w1": rng.standard_normal((n_in, hidden)).astype(np.float32) * np.sqrt(2 / n_in),
+        "b1": np.zeros(hidden, np.float32),
+        "w2": rng.standard_normal((hidden, n_out)).astype(np.float32) * np.sqrt(2 / hidden),
+        "b2": np.zeros(n_out, np.float32)}
     m = {k: np.zeros_like(v) for k, v in params.items()}
     v = {k: np.zeros_like(p) for k, p in params.items()}
     step, batch, decay = 0, 128, 1e-4
     for epoch in range(epochs):
-        lr = 2e-3 * (0.5 ** (epoch / max(1, epochs / 3)))
+        lr = rate * (0.5 ** (epoch / max(1, epochs / 3)))
         order = rng.permutation(len(x))
         xs = shifted(x[order], rng).reshape(len(x), -1)
         ys = y[order]
@@ -113,8 +137,11 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=420, help="generated pages to train on")
     ap.add_argument("--held-out", type=int, default=70, help="further pages to test on")
     ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--lower", action="store_true", help="the model for grids printed in lower case")
+    ap.add_argument("--model", choices=list(classify.MODELS), default="capitals")
     ap.add_argument("--cache", help="keep the generated cells in this .npz (and reuse them when it exists)")
+    ap.add_argument("--start-from", help="a model's .npz to start from (fine-tuning) instead of random weights")
+    ap.add_argument("--rate", type=float, default=2e-3, help="Adam's first learning rate")
+    ap.add_argument("--first-seed", type=int, default=100_000)
     args = ap.parse_args()
     t0 = time.time()
     cache = Path(args.cache) if args.cache else None
@@ -122,16 +149,22 @@ def main() -> None:
         with np.load(cache) as data:
             x, y, tx, ty, test_sources = (data[k] for k in ("x", "y", "tx", "ty", "test_sources"))
     else:
-        _, x, y = dataset(range(args.pages), args.lower)
-        test_sources, tx, ty = dataset(range(args.pages, args.pages + args.held_out), args.lower)
+        _, x, y = dataset(range(args.pages), args.model, args.first_seed)
+        test_sources, tx, ty = dataset(range(args.pages, args.pages + args.held_out), args.model, args.first_seed)
         if cache:
             np.savez_compressed(cache, x=x, y=y, tx=tx, ty=ty, test_sources=np.array(test_sources))
     print(f"{len(x)} training cells, {len(tx)} held-out cells ({time.time() - t0:.0f} s)", flush=True)
-    params = train(x, y, args.epochs)
-    classify.MODELS[args.lower].parent.mkdir(exist_ok=True)
-    np.savez_compressed(classify.MODELS[args.lower], **{k: v.astype(np.float32) for k, v in params.items()})
+    start = None
+    if args.start_from:
+        with np.load(args.start_from) as data:
+            start = {k: data[k] for k in data.files}
+        start_right = classify.forward(start, tx).argmax(axis=1) == ty
+        print(f"held-out, the starting weights: {start_right.mean():.2%}", flush=True)
+    params = train(x, y, args.epochs, start=start, rate=args.rate)
+    classify.MODELS[args.model].parent.mkdir(exist_ok=True)
+    np.savez_compressed(classify.MODELS[args.model], **{k: v.astype(np.float32) for k, v in params.items()})
     classify._weights.cache_clear()
-    right = classify.probabilities(tx, args.lower).argmax(axis=1) == ty
+    right = classify.probabilities(tx, args.model).argmax(axis=1) == ty
     for source in sorted(set(test_sources)):
         mask = np.asarray(test_sources) == source
         print(f"held-out {source:12s} {right[mask].mean():.2%} of {mask.sum()} cells")
