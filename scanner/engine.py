@@ -92,9 +92,10 @@ class Engine:
         model is missing): a differently trained reader for cells the legacy engine is unsure of."""
         raise NotImplementedError
 
-    def read_text(self, gray: np.ndarray, psm: int = 11) -> list[TextBox]:
+    def read_text(self, gray: np.ndarray, psm: int = 11, seconds: float | None = None) -> list[TextBox]:
         """Printed words (a word list) read by the LSTM engine with its dictionaries: on the corpus lists it
-        read 93% of words, against 85% for the legacy classifier that suits isolated grid letters."""
+        read 93% of words, against 85% for the legacy classifier that suits isolated grid letters. ``seconds``:
+        stop reading after this long and return what was read by then (as much as the engine keeps)."""
         raise NotImplementedError
 
 
@@ -256,7 +257,7 @@ class TesserocrEngine(Engine):
                 out.append(text[:1] or None)
             return out
 
-    def read_text(self, gray: np.ndarray, psm: int = 11) -> list[TextBox]:
+    def read_text(self, gray: np.ndarray, psm: int = 11, seconds: float | None = None) -> list[TextBox]:
         t = self._t
         with self._lock:
             if self._text is None:
@@ -265,8 +266,8 @@ class TesserocrEngine(Engine):
                 except RuntimeError:  # a legacy-only model: read with what there is
                     self._text = self._api
             self._set(gray, psm, None, self._text)
-            self._text.Recognize()
-            return parse_tsv(self._text.GetTSVText(0))
+            self._text.Recognize(timeout=0 if seconds is None else max(1, round(1000 * seconds)))
+            return parse_tsv(self._text.GetTSVText(0))  # after a timeout: the words read by then
 
 
 _CINFO = re.compile(r"<span class='ocrx_cinfo' title='x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)'>(.*?)</span>")
@@ -317,7 +318,7 @@ class PytesseractEngine(Engine):
         return " ".join(parts)
 
     def _run(self, gray: np.ndarray, kind: str, psm: int, whitelist: str | None, lstm: bool = False,
-             dictionaries: bool = False) -> str:
+             dictionaries: bool = False, seconds: float | None = None) -> str:
         from PIL import Image
 
         pt = self._pt
@@ -325,7 +326,7 @@ class PytesseractEngine(Engine):
         config = self._config(psm, whitelist, lstm, dictionaries)
         try:
             if kind == "tsv":
-                return pt.image_to_data(image, lang=self.lang, config=config)
+                return pt.image_to_data(image, lang=self.lang, config=config, timeout=seconds or 0)
             return pt.image_to_pdf_or_hocr(image, lang=self.lang, extension="hocr",
                                            config=config + " -c hocr_char_boxes=1").decode("utf-8")
         except pt.TesseractNotFoundError:
@@ -337,11 +338,13 @@ class PytesseractEngine(Engine):
     def image_to_data(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None) -> list[TextBox]:
         return parse_tsv(self._run(gray, "tsv", psm, whitelist))
 
-    def read_text(self, gray: np.ndarray, psm: int = 11) -> list[TextBox]:
+    def read_text(self, gray: np.ndarray, psm: int = 11, seconds: float | None = None) -> list[TextBox]:
         try:
-            return parse_tsv(self._run(gray, "tsv", psm, None, lstm=True, dictionaries=True))
+            return parse_tsv(self._run(gray, "tsv", psm, None, lstm=True, dictionaries=True, seconds=seconds))
         except EngineError:  # no LSTM model
             return self.image_to_data(gray, psm)
+        except RuntimeError:  # pytesseract's timeout kills the process: nothing read by then is kept
+            return []
 
     def symbols(self, gray: np.ndarray, psm: int = 6, whitelist: str | None = None,
                 lstm: bool = False) -> list[Symbol]:

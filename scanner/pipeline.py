@@ -26,6 +26,9 @@ from solver.dictionary import hidden_vocabulary
 from solver.errors import BadInputError, GridFormatError, NoGridError, NoWordsError
 from solver.hidden import DEFAULT_MIN_LENGTH, find_hidden, unused_letters
 
+LIST_SECONDS = (4.0, 2.0)
+"""Tesseract's time for the word list: at least the first, or the second times what the grid took. A clean
+list reads in about a second; a page of fabric or noise read as text could take 10-20 s for nothing."""
 BOARD_MIN_LENGTH = 3
 """Shortest dictionary word reported on a board (word searches: solver.hidden.DEFAULT_MIN_LENGTH)."""
 CELL_PX = 64
@@ -218,13 +221,15 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
             report("words")
             t0 = time.perf_counter()
             rows_read = ["".join(row) for row in reading.letters]
+            seconds = max(LIST_SECONDS[0], LIST_SECONDS[1] * timings["ocr"] / 1000)
             if words_image is not None:  # a separate picture of the list: all of it is the list
-                word_list = read_word_list(words_image, None, rows_read, source=source, engine=engine)
+                word_list = read_word_list(words_image, None, rows_read, source=source, engine=engine,
+                                           seconds=seconds)
             else:
                 others = [other for j, other in enumerate(locations) if j != index]
                 try:
                     word_list = read_word_list(image, loc, rows_read, source=source, engine=engine,
-                                               other_grids=others)
+                                               other_grids=others, seconds=seconds)
                 except NoWordsError:
                     puzzle_words_source = "none"
             timings["words"] = _ms(t0)

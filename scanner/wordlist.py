@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import statistics
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -926,26 +927,32 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list]) -> tuple[
     return entries, judged
 
 
-def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int) -> list:
-    """Tesseract's word boxes (page segmentation mode ``psm``) on the part of ``flat`` between corners ``lo``
-    and ``hi`` (x, y), in ``flat``'s pixels."""
+def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | None) -> list:
+    """Tesseract's word boxes (page segmentation mode ``psm``, for at most ``seconds``) on the part of ``flat``
+    between corners ``lo`` and ``hi`` (x, y), in ``flat``'s pixels."""
     x0, y0 = np.maximum(np.asarray(lo, np.float64), 0).astype(int)
     x1, y1 = np.minimum(np.asarray(hi, np.float64), flat.shape[::-1]).astype(int)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
-    boxes = engine.read_text(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm)
+    boxes = engine.read_text(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm, seconds)
     return [replace(b, left=b.left + x0, top=b.top + y0) for b in boxes]
 
 
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
-                   other_grids=()) -> WordList:
+                   other_grids=(), seconds: float | None = None) -> WordList:
     """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
 
     ``loc=None`` reads the whole image as the list (``--words-image``; any grid found on it is masked out).
     ``letters``: the grid's rows as read, the judge for corrections. ``other_grids``: further GridLocations on
-    the page, masked out like ``loc``. Raises NoWordsError when no list is found or what is found is neither
-    vouched for by the grid nor reads as a list of words.
+    the page, masked out like ``loc``. ``seconds``: Tesseract's time for the whole list, after which it keeps
+    what it has read (a page of fabric or noise is read as thousands of specks). Raises NoWordsError when no
+    list is found or what is found is neither vouched for by the grid nor reads as a list of words.
     """
+    deadline = None if seconds is None else time.monotonic() + seconds
+
+    def left() -> float | None:
+        return None if deadline is None else max(0.001, deadline - time.monotonic())
+
     if engine is None:
         from scanner.engine import get_engine
 
@@ -960,14 +967,14 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
     flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch)
-    read = _judge(engine.read_text(flat), letters)
+    read = _judge(engine.read_text(flat, 11, left()), letters)
     reading = _choose(*read, letters, soft)
     if not reading[2] and loc is not None:
         # Nothing found: Tesseract's layout analysis can lose a list among photo background texture; look
         # again at the page close to the grid only.
         q = cv2.perspectiveTransform(np.asarray(loc.corners, np.float64)[None], T)[0]
         reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        read = _judge(_crop_boxes(flat, q.min(axis=0) - reach, q.max(axis=0) + reach, engine, 11), letters)
+        read = _judge(_crop_boxes(flat, q.min(axis=0) - reach, q.max(axis=0) + reach, engine, 11, left()), letters)
         reading = _choose(*read, letters, soft)
     if reading[2]:
         # Second look at the list alone, as one block of text: the sparse page layout skips lines of a big page
@@ -976,8 +983,8 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         entries, chosen = reading[0], reading[2]
         h = float(np.median([entries[i].height for i in chosen]))
         box = np.array([entries[i].box for i in chosen], np.float64)
-        again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6),
-                       letters)
+        again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6,
+                                   left()), letters)
         reading = _choose(*_merge(read, again), letters, soft)
     entries, judged, chosen, trusted = reading
     if not chosen:

@@ -4,7 +4,9 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import time
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -141,3 +143,25 @@ def test_second_opinion_uses_the_lstm_engine(name):
 def test_read_text_reads_printed_words(name):
     boxes = get_engine(name).read_text(text_image(["APPLE   BANANA", "Cherry   Grape"]))
     assert {b.text for b in boxes if b.text} >= {"APPLE", "BANANA", "Cherry", "Grape"}
+
+
+def _fabric(side: int = 1600) -> np.ndarray:
+    """Blurred noise, like a photo's cloth or carpet around the page: Tesseract reads thousands of specks in it."""
+    noise = cv2.GaussianBlur(np.random.default_rng(0).normal(0, 1, (side, side)).astype(np.float32), (0, 0), 2.0)
+    return np.clip(200 + 60 * noise / noise.std(), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("name", ["tesserocr", "pytesseract"])
+def test_read_text_stops_when_its_time_is_up(name):
+    """A time limit bounds reading a page of texture: at 0.3 s it takes under half the unlimited read (which
+    takes several seconds) and still returns a list of boxes; a clean page within its time reads in full."""
+    engine = get_engine(name)
+    page = _fabric()
+    t0 = time.monotonic()
+    engine.read_text(page)
+    unlimited = time.monotonic() - t0
+    t0 = time.monotonic()
+    boxes = engine.read_text(page, 11, 0.3)
+    assert time.monotonic() - t0 < unlimited / 2 and isinstance(boxes, list)
+    words = engine.read_text(text_image(["APPLE   BANANA"]), 11, 30.0)
+    assert {b.text for b in words if b.text} >= {"APPLE", "BANANA"}
