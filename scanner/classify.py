@@ -29,7 +29,7 @@ MODELS = {"capitals": Path(__file__).parent / "models" / "letters.npz",  # grids
           "lower": Path(__file__).parent / "models" / "letters-lower.npz",  # in lower case
           "faint": Path(__file__).parent / "models" / "letters-faint.npz"}  # in capitals, faint (night photos)
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-SIZES = (0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2)  # letter heights tried by surest_size, as factors of the measured one
+SIZES = (0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2)  # letter heights size_cuts tries, as factors of the measured one
 SHIFTS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))  # px (y, x): the windows steadied() reads
 SURER_BY = 0.005  # see surest_model()
 
@@ -94,24 +94,26 @@ def forward(w: dict[str, np.ndarray], windows: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def surest_size(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int, letter_px: float,
-                judged: np.ndarray, model: str = "capitals") -> np.ndarray:
-    """steadied() probabilities of ``cells`` cut at the letter height (``letter_px`` times one of SIZES) that
-    the model is surest of: the highest median top probability over the ``judged`` cells (the mean breaks ties).
+def size_cuts(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int, letter_px: float) -> list[np.ndarray]:
+    """cell_windows of ``cells`` cut at each of SIZES times the letter height ``letter_px``: on noisy grids the
+    measured height is unreliable (letter blobs merge with grid-line fragments and grain, up to 1.5 times too
+    tall), and letters cut at the wrong size read badly while the model's confidence drops with them."""
+    return [cell_windows(flat, cells, cell_px, letter_px * f)[0] for f in SIZES]
 
-    On noisy grids the measured height is unreliable (letter blobs merge with grid-line fragments and grain,
-    up to 1.5 times too tall), and letters cut at the wrong size read badly while the model's confidence drops
-    with them. The classifier alone, at the measured height and this way (pages of seeds 200000+): 40 night
-    photos 95.1% -> 98.1% of cells, 9 hand-lettered pages 85.3% -> 86.2%, 10 small photos 96.0% -> 96.3%.
+
+def surest_size(cuts: list[np.ndarray], judged: np.ndarray, model: str = "capitals") -> np.ndarray:
+    """steadied() probabilities of the windows of ``cuts`` (see size_cuts) that the model is surest of: the
+    highest median top probability over the ``judged`` cells (the mean breaks ties). The classifier alone, at
+    the measured height and this way (pages of seeds 200000+): 40 night photos 95.1% -> 98.1% of cells, 9
+    hand-lettered pages 85.3% -> 86.2%, 10 small photos 96.0% -> 96.3%.
     """
-    cuts = [cell_windows(flat, cells, cell_px, letter_px * f)[0] for f in SIZES]
     return steadied(max(cuts, key=lambda windows: sureness(probabilities(windows, model), judged)), model)
 
 
 def surest_model(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int, letter_px: float,
                  judged: np.ndarray, models: tuple[str, ...]) -> np.ndarray:
-    """surest_size() by the first of ``models``, unless a later one is surer of the ``judged`` cells by more
-    than SURER_BY.
+    """surest_size() of ``cells`` cut at letter height ``letter_px`` by the first of ``models``, unless a later
+    one is surer of the ``judged`` cells by more than SURER_BY.
 
     The faint path of the OCR takes night photos, but also some hand-lettered, small and newsprint photos; the
     model of night photos reads the first better, the capitals model (which learnt the others) the rest. Each is
@@ -119,9 +121,10 @@ def surest_model(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int, l
     capitals model alone, a hand-lettered page 78 of 81 where the night model reads 63), but where both are
     nearly certain the margin is small either way, and there the general model stands (a small photo and a
     newsprint page lost a cell each to the night model, which was surer by 0.005 and 0.001)."""
+    cuts = size_cuts(flat, cells, cell_px, letter_px)
     best = None
     for model in models:
-        p = surest_size(flat, cells, cell_px, letter_px, judged, model)
+        p = surest_size(cuts, judged, model)
         if best is None or sureness(p, judged) > sureness(best, judged) + SURER_BY:
             best = p
     return best

@@ -91,7 +91,8 @@ def classifier_turns(band: Band, cell_px: int, count: int = 3 * SAMPLE) -> dict[
 
     Each letter's window is cut scaled by the letters' height (for the turns that keep rows as rows) or by their
     width (for the sideways turns, where the width stands upright), then turned; and since on a noisy page
-    those measures are as noisy as the letters, at each of classify.SIZES times them, the surest size counting.
+    those measures are as noisy as the letters, at each of classify.SIZES times them (classify.size_cuts), the
+    surest size counting.
     """
     cells = _spread(sorted(band.found), count)
     if not cells:
@@ -100,8 +101,7 @@ def classifier_turns(band: Band, cell_px: int, count: int = 3 * SAMPLE) -> dict[
     scores = dict.fromkeys(range(4), 0.0)
     for axis in (0, 1):
         extent = float(np.median([mask.shape[axis] for mask in masks]))
-        for size in classify.SIZES:
-            windows, _ = classify.cell_windows(band.flat, cells, cell_px, extent * size)
+        for windows in classify.size_cuts(band.flat, cells, cell_px, extent):
             for turns in (axis, axis + 2):
                 turned = np.ascontiguousarray(np.rot90(windows, turns, axes=(1, 2)))
                 scores[turns] = max(scores[turns], float(np.mean(classify.probabilities(turned).max(axis=1))))

@@ -71,7 +71,8 @@ def test_surest_size_reads_night_photos_whose_letter_height_is_mismeasured():
         cells = [(r, c) for r in range(rows) for c in range(cols)]
         height = 1.4 * ocr.letter_height(ocr.grid_masks(flat, rows, cols, CELL_PX), CELL_PX)
         _, contrast = classify.cell_windows(flat, cells, CELL_PX, height)
-        p = classify.surest_size(flat, cells, CELL_PX, height, contrast >= 0.3 * np.median(contrast))
+        p = classify.surest_size(classify.size_cuts(flat, cells, CELL_PX, height),
+                                 contrast >= 0.3 * np.median(contrast))
         letters = "".join(classify.CLASSES[i] for i in p.argmax(axis=1))
         scores.append(right([letters[r * cols:(r + 1) * cols] for r in range(rows)], truth["grid"]))
     assert np.mean(scores) >= 0.92, scores
@@ -87,7 +88,8 @@ def night_photo_share(seeds: range, model: str) -> list[float]:
         cells = [(r, c) for r in range(rows) for c in range(cols)]
         height = ocr.letter_height(ocr.grid_masks(flat, rows, cols, CELL_PX), CELL_PX)
         _, contrast = classify.cell_windows(flat, cells, CELL_PX, height)
-        p = classify.surest_size(flat, cells, CELL_PX, height, contrast >= 0.3 * np.median(contrast), model)
+        p = classify.surest_size(classify.size_cuts(flat, cells, CELL_PX, height),
+                                 contrast >= 0.3 * np.median(contrast), model)
         letters = "".join(classify.CLASSES[i] for i in p.argmax(axis=1))
         scores.append(right([letters[r * cols:(r + 1) * cols] for r in range(rows)], truth["grid"]))
     return scores
