@@ -139,6 +139,29 @@ def parse_tsv(tsv: str) -> list[TextBox]:
     return boxes
 
 
+LEPTONICA_SILENT = 6
+"""Leptonica's L_SEVERITY_NONE."""
+
+
+def _quiet_leptonica(package: Path) -> None:
+    """Stop the Leptonica that libtesseract uses from printing to stderr: on some crops it reports, in lines of its
+    own, boxes it clipped to the page ("Error in boxClipToRectangle"), which are no concern of the user's and
+    would read as a failure. Found next to the tesserocr package (wheels bundle it) or as the system's library;
+    left as it is when neither can be loaded."""
+    import ctypes
+    import ctypes.util
+
+    bundled = sorted((package.parent / "tesserocr.libs").glob("libleptonica*.so*"))
+    for name in [str(p) for p in bundled] + [ctypes.util.find_library("leptonica") or "",
+                                              ctypes.util.find_library("lept") or ""]:
+        if name:
+            try:
+                ctypes.CDLL(name).setMsgSeverity(LEPTONICA_SILENT)
+                return
+            except (OSError, AttributeError):
+                continue
+
+
 class TesserocrEngine(Engine):
     """libtesseract in process through tesserocr; one API object, guarded by a lock."""
 
@@ -152,6 +175,7 @@ class TesserocrEngine(Engine):
                               "or use the pytesseract engine") from None
         self._t = tesserocr
         self.version = _check_version(tesserocr.tesseract_version(), "libtesseract (tesserocr)")
+        _quiet_leptonica(Path(tesserocr.__file__).parent)
         self.lang = lang
         model = tessdata / f"{lang}.traineddata"
         if not model.is_file():

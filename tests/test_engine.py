@@ -5,6 +5,7 @@ import os
 import shutil
 import stat
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -165,3 +166,19 @@ def test_read_text_stops_when_its_time_is_up(name):
     assert time.monotonic() - t0 < unlimited / 2 and isinstance(boxes, list)
     words = engine.read_text(text_image(["APPLE   BANANA"]), 11, 30.0)
     assert {b.text for b in words if b.text} >= {"APPLE", "BANANA"}
+
+
+def test_leptonica_prints_nothing_to_stderr():
+    """The in-process engine silences the Leptonica that libtesseract uses (its clipping complaints are not the
+    user's concern): Leptonica's message level, read back from the library loaded in this process, is "none"."""
+    import ctypes
+
+    import tesserocr
+
+    get_engine("tesserocr")
+    library = sorted((Path(tesserocr.__file__).parent.parent / "tesserocr.libs").glob("libleptonica*.so*"))
+    if not library:
+        pytest.skip("tesserocr is linked to a system Leptonica")
+    lept = ctypes.CDLL(str(library[0]))
+    old = lept.setMsgSeverity(engine_mod.LEPTONICA_SILENT)
+    assert old == engine_mod.LEPTONICA_SILENT
