@@ -133,6 +133,11 @@ class _Entry:
     conf: float
     boxes: list = field(default_factory=list)  # the Tesseract word boxes it was read from
 
+    @property
+    def advance(self) -> float:
+        """Box width per letter read: the print size, whatever specks or rules stretched the box's height."""
+        return (self.box[2] - self.box[0]) / max(len(grid_key(self.text)), 1)
+
 
 # -----------------------------------------------------------------------------------------------------------------
 # Text side: cleaning entries, grid keys, correction
@@ -790,12 +795,18 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     for group in chosen:
         confirmed = backing[id(group)]
         med = float(np.median([entries[i].height for i in confirmed]))  # the list's own text height
+        advance = float(np.median([entries[i].advance for i in confirmed]))
         for i in group:
             e, (entry, status) = entries[i], judged[i]
-            if not 0.55 < e.height / med < 1.6:
+            # A box taller than the list's text is still list print when its letters are as wide: a speck or
+            # the sharpened grain above or below stretched it (a title's letters are wider too).
+            if not (0.55 < e.height / med < 1.6 or (e.height > med and 0.75 < e.advance / advance < 1.33)):
                 continue
             if trusted and words is not None and _guessable(judged[i], e.conf, soft):
-                target = guess(grid_key(entry.word if status == "corrected" else e.text), words())
+                # The grid string an entry was corrected to may be a fragment (KNEE to KEE, not KNIFE): then the
+                # entry as read is the better clue.
+                target = guess(grid_key(entry.word if status == "corrected" else e.text), words()) or (
+                    guess(grid_key(e.text), words()) if status == "corrected" else None)
                 if target is not None:
                     judged[i] = (WordEntry(read=entry.read, word=target, corrected=True), "guessed")
                     keep.append(i)
@@ -825,14 +836,17 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
 def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
     """Whether an entry read with confidence ``conf`` is worth matching to the grid's words loosely: the grid does
     not hold it as read, or holds it only as a string that is not a word (ELLYFISH), or only nearly and the entry
-    was not read surely (WATERING CAM). A dictionary word read surely is kept as read (the grid may be misread
+    was not read surely (WATERING CAM), or corrected to a word too short for the grid to vouch for. A dictionary
+    word read surely is kept as read (the grid may be misread
     or the puzzle misprinted: OYSTER is not LOBSTER), except on soft print, whose small letters Tesseract reads
     as other words (SHEET for SLEET, BLOCK HOLE)."""
     entry, status = judged
     if status not in ("absent", "ambiguous", "near", "corrected"):
         return False
     if all(_is_word(t) for t in entry.word.split()):
-        return status != "corrected" and (soft or conf < WORDLIKE_CONF)
+        if status == "corrected":  # unless to a string too short to vouch for it (KNEE to KEE)
+            return not _confirmed(judged)
+        return soft or conf < WORDLIKE_CONF
     return True
 
 

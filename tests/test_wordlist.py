@@ -378,3 +378,21 @@ def test_numbered_entries_on_one_line_are_two_entries():
     boxes = [TextBox(text, 90.0, left, 0, 24 if len(text) > 2 else 12, 20, 1, 1, 1, i)
              for i, (text, left) in enumerate(words)]
     assert [e.text for e in _candidates(boxes)] == ["Oven", "Mug"]
+
+
+def test_list_print_is_judged_by_its_letters_width_and_a_short_correction_is_guessed_again():
+    """A box that a speck stretched to twice the list's text height still holds list print when its letters are
+    as wide (TOASTER is kept; a title, as tall but wider per letter, is not); an entry the grid corrects only to
+    a string too short to vouch for it (KNEE to KEE) is matched to the grid's word as read (KNIFE)."""
+    from scanner.wordlist import _Entry, _grid_words, _select, correct_entries
+
+    grid = ["TOASTERQXZ", "KNIFEQXZQX", "KETTLEZQXQ", "SPATULAQXZ", "QXZKEEQXZQ", "ZQXZQXZQXZ"]
+    lines = [("Kitchen Words", -60, 45, 25.0, 95.0), ("TOASTER", 0, 45, 14.0, 60.0), ("KNEE", 30, 20, 14.0, 0.0),
+             ("KETTLE", 60, 20, 14.0, 80.0), ("SPATULA", 90, 20, 14.0, 80.0)]
+    entries = [_Entry(raw=text, text=text, box=(100, top, 100 + advance * len(text.replace(" ", "")), top + height),
+                      height=height, conf=conf) for text, top, height, advance, conf in lines]
+    judged = correct_entries([(e.raw, e.text) for e in entries], grid, [e.conf for e in entries])
+    assert judged[2][0].word == "KEE"
+    chosen, judged, trusted = _select(entries, judged, lambda: _grid_words(tuple(grid)))
+    assert trusted
+    assert [judged[i][0].word for i in chosen] == ["TOASTER", "KNIFE", "KETTLE", "SPATULA"]
