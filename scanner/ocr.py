@@ -591,7 +591,9 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
     unreliable there as Tesseract's reading, by the capitals model or the model of night photos, whichever is
     surer (classify.surest_model); and short of degraded, a cell takes the classifier's letter where the
     classifier is surer than Tesseract (night photos, bench seeds 50-59: cells 80.3% -> 88.4% with the capitals
-    model alone, 97.5% now).
+    model alone, 97.5% now). Not in lower case: cut larger than the measured height, letters fill the window
+    and the lower-case model is near certain of nonsense there (a blurred lower-case photo: 36 of 270 cells at
+    its surest size, 232 at the measured one).
     Elsewhere a cell takes it when the classifier is CLASSIFIER_OVERRIDES sure, or, flagged unsure, when
     Tesseract read nothing there. A bare bar gives way at GIVES_WAY: thresholding drops thin strokes (a J's hook,
     the foot of an L, the bar of a T) that the grey image keeps (corpus and hard pages: the classifier right 63
@@ -613,10 +615,9 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         return
     calibrated = calibrate(cells.conf).ravel()
     tesseract_unsure = np.median(calibrated[inked]) < DEGRADED_BELOW
-    faint = tesseract_unsure and np.median(contrast[inked]) < FAINT_INK
+    faint = tesseract_unsure and not cells.lower and np.median(contrast[inked]) < FAINT_INK
     if faint:  # its letter height, measured on the same noisy blobs Tesseract read, may be off too
-        models = ("lower",) if cells.lower else ("capitals", "faint")
-        p = classify.surest_model(flat, everything, cell_px, letter_px, inked, models)
+        p = classify.surest_model(flat, everything, cell_px, letter_px, inked, ("capitals", "faint"))
     else:
         p = classify.probabilities(windows, "lower" if cells.lower else "capitals")
     best, sure = p.argmax(axis=1), p.max(axis=1)

@@ -192,7 +192,7 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
     if max(score for score, _ in readings.values()) < SURE:
         scores = classifier_turns(band(3 * SAMPLE), cell_px)
         ranked = sorted(scores, key=scores.get, reverse=True)
-        if ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
+        if len(ranked) > 1 and ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
             best = ranked[0]
             letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
             readings = _readings(letters, (0,), engine, alphabet)
