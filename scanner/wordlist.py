@@ -775,10 +775,18 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
         return [], judged, True
     groups = _clusters(entries)
     backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
+
+    def guessed(i: int) -> str | None:
+        return _guess(entries[i], judged[i], words, soft) if words is not None else None
+
     # A lone 4-letter word is no evidence: a grid of random letters spells several (junk read off a photo's
-    # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for).
-    chosen = [g for g in groups if backing[id(g)] and len(backing[id(g)]) >= 0.4 * len(g)
-              and (len(backing[id(g)]) > 1 or len(grid_key(judged[backing[id(g)][0]][0].word)) >= 5)]
+    # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for). Of
+    # small or hand-lettered print Tesseract reads most words a letter or two off: entries that guess a grid
+    # word count towards the share, not towards the evidence.
+    chosen = [g for g in groups if backing[id(g)]
+              and (len(backing[id(g)]) > 1 or len(grid_key(judged[backing[id(g)][0]][0].word)) >= 5)
+              and (len(backing[id(g)]) >= 0.4 * len(g) or len(backing[id(g)]) + sum(
+                  guessed(i) is not None for i in g if i not in backing[id(g)]) >= 0.4 * len(g))]
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
     trusted = bool(chosen)
     if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
@@ -794,8 +802,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             e, (entry, status) = entries[i], judged[i]
             if not 0.55 < e.height / med < 1.6:
                 continue
-            if trusted and words is not None and _guessable(judged[i], e.conf, soft):
-                target = guess(grid_key(entry.word if status == "corrected" else e.text), words())
+            if trusted:
+                target = guessed(i)
                 if target is not None:
                     judged[i] = (WordEntry(read=entry.read, word=target, corrected=True), "guessed")
                     keep.append(i)
@@ -820,6 +828,15 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             seen.add(key)
             ordered.append(i)
     return ordered, judged, trusted
+
+
+def _guess(e: _Entry, judged: tuple[WordEntry, str], words: Callable[[], tuple[str, ...]], soft: bool) -> str | None:
+    """The grid word (of ``words()``) an entry the grid does not vouch for as read is taken for (``guess``), if it
+    is worth guessing (``_guessable``)."""
+    entry, status = judged
+    if not _guessable(judged, e.conf, soft):
+        return None
+    return guess(grid_key(entry.word if status == "corrected" else e.text), words())
 
 
 def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
@@ -985,7 +1002,9 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         box = np.array([entries[i].box for i in chosen], np.float64)
         again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6,
                                    left()), letters)
-        reading = _choose(*_merge(read, again), letters, soft)
+        merged = _choose(*_merge(read, again), letters, soft)
+        if merged[2]:  # a block read worse can lose the grid's backing the first reading gave it
+            reading = merged
     entries, judged, chosen, trusted = reading
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))

@@ -378,3 +378,19 @@ def test_numbered_entries_on_one_line_are_two_entries():
     boxes = [TextBox(text, 90.0, left, 0, 24 if len(text) > 2 else 12, 20, 1, 1, 1, i)
              for i, (text, left) in enumerate(words)]
     assert [e.text for e in _candidates(boxes)] == ["Oven", "Mug"]
+
+
+def test_a_list_read_mostly_letters_off_is_still_the_list():
+    """Small print read a letter or two off in most entries: two entries the grid holds as read are the evidence,
+    and the entries that guess a grid word (VIHALE, SHAK, SEATONE) make up the share of the block a list needs;
+    unreadable entries stay out."""
+    from scanner.engine import TextBox
+    from scanner.wordlist import _choose, _judge
+
+    grid = ["WHALEQXZQXZQ", "SHARKZQXZQXZ", "SEAHORSEQXZQ", "CLAMQXZQXZQX", "TIDEZQXZQXZQ", "QXZQXZQXZQXZ"]
+    read = [("Vihale", 30.0), ("Shak", 40.0), ("Seatone", 45.0), ("Clam", 60.0), ("Tide", 45.0),
+            ("Qxw", 20.0), ("Zrv", 10.0), ("Jelyth", 5.0), ("Ociopn", 5.0), ("Lobzt", 8.0)]
+    boxes = [TextBox(text, conf, 0, 30 * i, 14 * len(text), 20, 1, 1, i, 1) for i, (text, conf) in enumerate(read)]
+    entries, judged, chosen, trusted = _choose(*_judge(boxes, grid), grid, True)
+    assert trusted
+    assert [judged[i][0].word.upper() for i in chosen] == ["WHALE", "SHARK", "SEAHORSE", "CLAM", "TIDE"]
