@@ -915,17 +915,20 @@ def _choose(entries: list[_Entry], judged: list, letters: list[str], soft: bool)
     return entries, judged, chosen, trusted
 
 
-def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list]) -> tuple[list[_Entry], list]:
+def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Callable[[], tuple[str, ...]],
+           soft: bool) -> tuple[list[_Entry], list]:
     """The entries of two readings of one page: where both read an entry (boxes overlapping by half the smaller),
-    the one the grid backs better (a word the grid holds, then as read), else the one whose text height is nearer
-    the entries the grid vouches for (a box can take in a rule or a tick box and be twice as tall, and a reading
-    the grid only knows as a non-word is no better than one it does not know: MANET read as LANET, PLAREY)."""
+    the one the grid backs better (a word the grid holds, then one that guesses a grid word (``_guess``: ECUPSE
+    for ECLIPSE, not KURSE), then as read), else the one whose text height is nearer the entries the grid vouches
+    for (a box can take in a rule or a tick box and be twice as tall, and a reading the grid only knows as a
+    non-word is no better than one it does not know: MANET read as LANET, PLAREY)."""
     heights = [e.height for e, v in zip(*a) if _confirmed(v)] or [e.height for e in a[0] + b[0]]
     med = float(np.median(heights)) if heights else 1.0
 
     def rank(entry: _Entry, verdict: tuple[WordEntry, str]) -> tuple:
         off = abs(np.log(max(entry.height, 1.0) / med))
-        return _confirmed(verdict) and _is_word(grid_key(verdict[0].word)), off < 0.3, verdict[1] == "exact", -off
+        return (_confirmed(verdict) and _is_word(grid_key(verdict[0].word)),
+                _guess(entry, verdict, words, soft) is not None, off < 0.3, verdict[1] == "exact", -off)
 
     def overlap(p: tuple, q: tuple) -> bool:
         w = min(p[2], q[2]) - max(p[0], q[0])
@@ -1002,7 +1005,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         box = np.array([entries[i].box for i in chosen], np.float64)
         again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6,
                                    left()), letters)
-        merged = _choose(*_merge(read, again), letters, soft)
+        merged = _choose(*_merge(read, again, lambda: _grid_words(tuple(letters)), soft), letters, soft)
         if merged[2]:  # a block read worse can lose the grid's backing the first reading gave it
             reading = merged
     entries, judged, chosen, trusted = reading
