@@ -57,6 +57,8 @@ THIN_INK = 10.0
 """Print whose letters are fewer pixels tall than this is not median-filtered however grainy the paper: its strokes
 are a pixel wide, and the median erases them (a newsprint list of 8 px capitals: 2 of 20 words read, 19 without
 it); on soft print its grain is smoothed at the letters' scale anyway (GRAIN_SMOOTH)."""
+SINGLE_WORD, SINGLE_LINE = 8, 7
+"""Tesseract's page segmentation modes for an image of one word, of one line of text."""
 ENTRY_GAP = 1.1
 """A gap wider than this many text heights between two words on a line separates two entries (columns)."""
 SENTENCE_WORDS = 4
@@ -909,7 +911,7 @@ def _judge(boxes: list, letters: list[str]) -> tuple[list[_Entry], list]:
 def _choose(entries: list[_Entry], judged: list, letters: list[str], soft: bool) -> tuple:
     """(entries, their verdicts, indices of the list's entries, grid trusted?); ``soft``: the print is soft (see
     _select)."""
-    chosen, judged, trusted = _select(entries, judged, lambda: _grid_words(tuple(letters)), soft)
+    chosen, judged, trusted = _select(entries, judged, functools.partial(_grid_words, tuple(letters)), soft)
     if not trusted:  # a grid that vouches for no entry cannot be trusted to correct them either
         judged = [(WordEntry(read=e.raw, word=e.text), "absent") for e in entries]
     return entries, judged, chosen, trusted
@@ -945,6 +947,26 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
         elif len(same) == 1 and rank(e, v) > rank(entries[same[0]], judged[same[0]]):
             entries[same[0]], judged[same[0]] = e, v
     return entries, judged
+
+
+def _unlisted(entries: list[_Entry], chosen: list[int]) -> list[int]:
+    """Entries of the list's blocks (see _clusters) left out of the list, at about the list's text height."""
+    h = float(np.median([entries[i].height for i in chosen]))
+    listed = set(chosen)
+    return [i for g in _clusters(entries) if listed & set(g) for i in g
+            if i not in listed and 0.55 < entries[i].height / h < 1.6]
+
+
+def _read_alone(flat: np.ndarray, entry: _Entry, engine, psm: int, seconds: float | None,
+                letters: list[str]) -> tuple[_Entry, tuple[WordEntry, str]] | None:
+    """(the entry, its verdict) read again from its box alone (page segmentation mode ``psm``), placed where it
+    was (a line read alone gets a taller box); None when the box reads as anything but one entry."""
+    margin = 0.4 * entry.height
+    boxes = _crop_boxes(flat, np.subtract(entry.box[:2], margin), np.add(entry.box[2:], margin), engine, psm, seconds)
+    entries, judged = _judge(boxes, letters)
+    if len(entries) != 1:
+        return None
+    return replace(entries[0], box=entry.box, height=entry.height), judged[0]
 
 
 def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | None) -> list:
@@ -987,6 +1009,15 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
     flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch)
+    words = functools.partial(_grid_words, tuple(letters))
+
+    def merge(read: tuple, reading: tuple, other: tuple) -> tuple[tuple, tuple]:
+        """(entries and verdicts, chosen reading) of ``read`` with ``other`` merged in, unless the grid no longer
+        backs the list then (a block read worse can lose the backing the first reading gave it)."""
+        both = _merge(read, other, words, soft)
+        merged = _choose(*both, letters, soft)
+        return (both, merged) if merged[2] else (read, reading)
+
     read = _judge(engine.read_text(flat, 11, left()), letters)
     reading = _choose(*read, letters, soft)
     if not reading[2] and loc is not None:
@@ -1005,9 +1036,16 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         box = np.array([entries[i].box for i in chosen], np.float64)
         again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6,
                                    left()), letters)
-        merged = _choose(*_merge(read, again, lambda: _grid_words(tuple(letters)), soft), letters, soft)
-        if merged[2]:  # a block read worse can lose the grid's backing the first reading gave it
-            reading = merged
+        read, reading = merge(read, reading, again)
+        # Last look at each entry of the list's block that did not make the list, alone, as one word and as one
+        # line: the layout of a block of small or hand-lettered print misleads Tesseract's reading of its words.
+        # Only readings the grid backs or that guess a grid word are taken.
+        for psm in (SINGLE_WORD, SINGLE_LINE):
+            alone = [r for i in _unlisted(reading[0], reading[2])
+                     for r in [_read_alone(flat, reading[0][i], engine, psm, left(), letters)]
+                     if r is not None and (_confirmed(r[1]) or _guess(*r, words, soft))]
+            if alone:
+                read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
     entries, judged, chosen, trusted = reading
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))

@@ -340,7 +340,7 @@ def test_blanked_areas_do_not_put_grey_paper_on_the_ink_side():
 
 
 @pytest.mark.parametrize("condition, seed, least", [("random", 1006, 13), ("newsprint", 0, 17), ("newsprint", 1, 18),
-                                                     ("small", 0, 11)])
+                                                     ("small", 0, 11), ("small", 6, 7)])
 def test_hard_pages_keep_their_list(condition, seed, least):
     """Real Tesseract on generated hard pages that lost most of their list (at least ``least`` listed words read,
     at most one spurious entry): a boxed list photographed small and soft (random_case 1006: 9 of 14 before
@@ -348,7 +348,8 @@ def test_hard_pages_keep_their_list(condition, seed, least):
     before the frame was blanked), a newsprint list of 8 px capitals on grainy paper (newsprint 1: none of 20
     while the paper was median-filtered, 20 after), a 640x480 photo of a boxed list whose letters Tesseract misreads
     by two or three (small 0: 10 of 15 and a spurious entry before the second look read it as a block and the
-    grid's words were guessed, 12 after)."""
+    grid's words were guessed, 12 after), another small photo whose boxed list Tesseract reads
+    badly as a block (small 6: 5 of 8 before the entries left out were read again alone, 7 after)."""
     image, truth = synth.random_case(seed) if condition == "random" else synth.condition_case(condition, seed)
     wl = read_word_list(image, _loc(truth), truth["grid"], source="page.png")
     recovered, spurious = _score(wl.words, truth["words"])
