@@ -787,8 +787,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     # word count towards the share, not towards the evidence.
     chosen = [g for g in groups if backing[id(g)]
               and (len(backing[id(g)]) > 1 or len(grid_key(judged[backing[id(g)][0]][0].word)) >= 5)
-              and (len(backing[id(g)]) >= 0.4 * len(g) or len(backing[id(g)]) + sum(
-                  guessed(i) is not None for i in g if i not in backing[id(g)]) >= 0.4 * len(g))]
+              and len(backing[id(g)]) + sum(guessed(i) is not None for i in g if i not in backing[id(g)])
+              >= 0.4 * len(g)]
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
     trusted = bool(chosen)
     if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
