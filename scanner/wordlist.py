@@ -800,9 +800,11 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     for group in chosen:
         confirmed = backing[id(group)]
         med = float(np.median([entries[i].height for i in confirmed]))  # the list's own text height
+        width = float(np.median([_letter_width(entries[i]) for i in confirmed]))  # and letter width
         for i in group:
             e, (entry, status) = entries[i], judged[i]
-            if not 0.55 < e.height / med < 1.6:
+            # A box that took in a rule or a tick box is too tall for the list, but its letters are as wide.
+            if not 0.55 < e.height / med < 1.6 and not (i in confirmed and 0.8 < _letter_width(e) / width < 1.25):
                 continue
             if trusted:
                 target = guessed(i)
@@ -832,6 +834,11 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     return ordered, judged, trusted
 
 
+def _letter_width(e: _Entry) -> float:
+    """An entry's width per character read."""
+    return (e.box[2] - e.box[0]) / max(1, len(e.raw))
+
+
 def _guess(e: _Entry, judged: tuple[WordEntry, str], words: Callable[[], tuple[str, ...]], soft: bool) -> str | None:
     """The grid word (of ``words()``) an entry the grid does not vouch for as read is taken for (``guess``), if it
     is worth guessing (``_guessable``)."""
@@ -856,8 +863,12 @@ def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
 
 
 def _reading_order(indices: list[int], entries: list[_Entry]) -> list[int]:
-    """The entries column by column (columns: runs of overlapping x ranges), top to bottom in each: the order a
-    list printed in columns is numbered in."""
+    """The entries column by column, top to bottom in each: the order a list printed in columns is numbered in."""
+    return [i for column in _columns(indices, entries) for i in column]
+
+
+def _columns(indices: list[int], entries: list[_Entry]) -> list[list[int]]:
+    """The entries in columns (runs of overlapping x ranges), left to right, each top to bottom."""
     columns: list[tuple[float, list[int]]] = []
     for i in sorted(indices, key=lambda i: entries[i].box[0]):
         x0, x1 = entries[i].box[0], entries[i].box[2]
@@ -865,7 +876,30 @@ def _reading_order(indices: list[int], entries: list[_Entry]) -> list[int]:
             columns[-1] = (max(columns[-1][0], x1), columns[-1][1] + [i])
         else:
             columns.append((x1, [i]))
-    return [i for _, column in columns for i in sorted(column, key=lambda i: entries[i].box[1])]
+    return [sorted(column, key=lambda i: entries[i].box[1]) for _, column in columns]
+
+
+def _skipped_lines(entries: list[_Entry], chosen: list[int]) -> list[_Entry]:
+    """Blank entries where a column of the list skips lines: two entries one above the other two or more line
+    pitches apart (the list's median) have lines between them that Tesseract dropped (small print)."""
+    columns = _columns(chosen, entries)
+    middle = {i: (entries[i].box[1] + entries[i].box[3]) / 2 for i in chosen}
+    steps = [middle[b] - middle[a] for column in columns for a, b in zip(column, column[1:])]
+    h = float(np.median([entries[i].height for i in chosen]))
+    pitch = float(np.median(steps)) if steps else 0.0
+    if pitch < h:  # no column of several lines
+        return []
+    out = []
+    for column in columns:
+        x0, x1 = min(entries[i].box[0] for i in column), max(entries[i].box[2] for i in column)
+        for a, b in zip(column, column[1:]):
+            n = round((middle[b] - middle[a]) / pitch)
+            for k in range(1, n):
+                y = middle[a] + k * (middle[b] - middle[a]) / n
+                if all(min(y + h / 2, e.box[3]) - max(y - h / 2, e.box[1]) < h / 4 for e in entries
+                       if e.box[0] < x1 and e.box[2] > x0):  # not a line read already, however tall its box
+                    out.append(_Entry(raw="", text="", box=(x0, y - h / 2, x1, y + h / 2), height=h, conf=0.0))
+    return out
 
 
 def _aligned(e: _Entry, others: list[_Entry]) -> bool:
@@ -1039,10 +1073,11 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         read, reading = merge(read, reading, again)
         # Last look at each entry of the list's block that did not make the list, alone, as one word and as one
         # line: the layout of a block of small or hand-lettered print misleads Tesseract's reading of its words.
-        # Only readings the grid backs or that guess a grid word are taken.
+        # Lines a column of the list skips are read alone too. Only readings the grid backs or that guess a grid
+        # word are taken.
         for psm in (SINGLE_WORD, SINGLE_LINE):
-            alone = [r for i in _unlisted(reading[0], reading[2])
-                     for r in [_read_alone(flat, reading[0][i], engine, psm, left(), letters)]
+            unread = [reading[0][i] for i in _unlisted(reading[0], reading[2])] + _skipped_lines(reading[0], reading[2])
+            alone = [r for e in unread for r in [_read_alone(flat, e, engine, psm, left(), letters)]
                      if r is not None and (_confirmed(r[1]) or _guess(*r, words, soft))]
             if alone:
                 read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
