@@ -57,6 +57,8 @@ THIN_INK = 10.0
 """Print whose letters are fewer pixels tall than this is not median-filtered however grainy the paper: its strokes
 are a pixel wide, and the median erases them (a newsprint list of 8 px capitals: 2 of 20 words read, 19 without
 it); on soft print its grain is smoothed at the letters' scale anyway (GRAIN_SMOOTH)."""
+SINGLE_WORD, SINGLE_LINE = 8, 7
+"""Tesseract's page segmentation modes for an image of one word, of one line of text."""
 ENTRY_GAP = 1.1
 """A gap wider than this many text heights between two words on a line separates two entries (columns)."""
 SENTENCE_WORDS = 4
@@ -780,10 +782,18 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
         return [], judged, True
     groups = _clusters(entries)
     backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
+
+    def guessed(i: int) -> str | None:
+        return _guess(entries[i], judged[i], words, soft) if words is not None else None
+
     # A lone 4-letter word is no evidence: a grid of random letters spells several (junk read off a photo's
-    # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for).
-    chosen = [g for g in groups if backing[id(g)] and len(backing[id(g)]) >= 0.4 * len(g)
-              and (len(backing[id(g)]) > 1 or len(grid_key(judged[backing[id(g)][0]][0].word)) >= 5)]
+    # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for). Of
+    # small or hand-lettered print Tesseract reads most words a letter or two off: entries that guess a grid
+    # word count towards the share, not towards the evidence.
+    chosen = [g for g in groups if backing[id(g)]
+              and (len(backing[id(g)]) > 1 or len(grid_key(judged[backing[id(g)][0]][0].word)) >= 5)
+              and len(backing[id(g)]) + sum(guessed(i) is not None for i in g if i not in backing[id(g)])
+              >= 0.4 * len(g)]
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
     trusted = bool(chosen)
     if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
@@ -798,15 +808,12 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
         advance = float(np.median([entries[i].advance for i in confirmed]))
         for i in group:
             e, (entry, status) = entries[i], judged[i]
-            # A box taller than the list's text is still list print when its letters are as wide: a speck or
-            # the sharpened grain above or below stretched it (a title's letters are wider too).
+            # A box taller than the list's text is still list print when its letters are as wide: a speck, a rule
+            # or the sharpened grain above or below stretched it (a title's letters are wider too).
             if not (0.55 < e.height / med < 1.6 or (e.height > med and 0.75 < e.advance / advance < 1.33)):
                 continue
-            if trusted and words is not None and _guessable(judged[i], e.conf, soft):
-                # The grid string an entry was corrected to may be a fragment (KNEE to KEE, not KNIFE): then the
-                # entry as read is the better clue.
-                target = guess(grid_key(entry.word if status == "corrected" else e.text), words()) or (
-                    guess(grid_key(e.text), words()) if status == "corrected" else None)
+            if trusted:
+                target = guessed(i)
                 if target is not None:
                     judged[i] = (WordEntry(read=entry.read, word=target, corrected=True), "guessed")
                     keep.append(i)
@@ -833,6 +840,18 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     return ordered, judged, trusted
 
 
+def _guess(e: _Entry, judged: tuple[WordEntry, str], words: Callable[[], tuple[str, ...]], soft: bool) -> str | None:
+    """The grid word (of ``words()``) an entry the grid does not vouch for as read is taken for (``guess``), if it
+    is worth guessing (``_guessable``)."""
+    entry, status = judged
+    if not _guessable(judged, e.conf, soft):
+        return None
+    # The grid string an entry was corrected to may be a fragment (KNEE to KEE, not KNIFE): then the entry as read
+    # is the better clue.
+    return guess(grid_key(entry.word if status == "corrected" else e.text), words()) or (
+        guess(grid_key(e.text), words()) if status == "corrected" else None)
+
+
 def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
     """Whether an entry read with confidence ``conf`` is worth matching to the grid's words loosely: the grid does
     not hold it as read, or holds it only as a string that is not a word (ELLYFISH), or only nearly and the entry
@@ -851,8 +870,12 @@ def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
 
 
 def _reading_order(indices: list[int], entries: list[_Entry]) -> list[int]:
-    """The entries column by column (columns: runs of overlapping x ranges), top to bottom in each: the order a
-    list printed in columns is numbered in."""
+    """The entries column by column, top to bottom in each: the order a list printed in columns is numbered in."""
+    return [i for column in _columns(indices, entries) for i in column]
+
+
+def _columns(indices: list[int], entries: list[_Entry]) -> list[list[int]]:
+    """The entries in columns (runs of overlapping x ranges), left to right, each top to bottom."""
     columns: list[tuple[float, list[int]]] = []
     for i in sorted(indices, key=lambda i: entries[i].box[0]):
         x0, x1 = entries[i].box[0], entries[i].box[2]
@@ -860,7 +883,30 @@ def _reading_order(indices: list[int], entries: list[_Entry]) -> list[int]:
             columns[-1] = (max(columns[-1][0], x1), columns[-1][1] + [i])
         else:
             columns.append((x1, [i]))
-    return [i for _, column in columns for i in sorted(column, key=lambda i: entries[i].box[1])]
+    return [sorted(column, key=lambda i: entries[i].box[1]) for _, column in columns]
+
+
+def _skipped_lines(entries: list[_Entry], chosen: list[int]) -> list[_Entry]:
+    """Blank entries where a column of the list skips lines: two entries one above the other two or more line
+    pitches apart (the list's median) have lines between them that Tesseract dropped (small print)."""
+    columns = _columns(chosen, entries)
+    middle = {i: (entries[i].box[1] + entries[i].box[3]) / 2 for i in chosen}
+    steps = [middle[b] - middle[a] for column in columns for a, b in zip(column, column[1:])]
+    h = float(np.median([entries[i].height for i in chosen]))
+    pitch = float(np.median(steps)) if steps else 0.0
+    if pitch < h:  # no column of several lines
+        return []
+    out = []
+    for column in columns:
+        x0, x1 = min(entries[i].box[0] for i in column), max(entries[i].box[2] for i in column)
+        for a, b in zip(column, column[1:]):
+            n = round((middle[b] - middle[a]) / pitch)
+            for k in range(1, n):
+                y = middle[a] + k * (middle[b] - middle[a]) / n
+                if all(min(y + h / 2, e.box[3]) - max(y - h / 2, e.box[1]) < h / 4 for e in entries
+                       if e.box[0] < x1 and e.box[2] > x0):  # not a line read already, however tall its box
+                    out.append(_Entry(raw="", text="", box=(x0, y - h / 2, x1, y + h / 2), height=h, conf=0.0))
+    return out
 
 
 def _aligned(e: _Entry, others: list[_Entry]) -> bool:
@@ -906,23 +952,26 @@ def _judge(boxes: list, letters: list[str]) -> tuple[list[_Entry], list]:
 def _choose(entries: list[_Entry], judged: list, letters: list[str], soft: bool) -> tuple:
     """(entries, their verdicts, indices of the list's entries, grid trusted?); ``soft``: the print is soft (see
     _select)."""
-    chosen, judged, trusted = _select(entries, judged, lambda: _grid_words(tuple(letters)), soft)
+    chosen, judged, trusted = _select(entries, judged, functools.partial(_grid_words, tuple(letters)), soft)
     if not trusted:  # a grid that vouches for no entry cannot be trusted to correct them either
         judged = [(WordEntry(read=e.raw, word=e.text), "absent") for e in entries]
     return entries, judged, chosen, trusted
 
 
-def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list]) -> tuple[list[_Entry], list]:
+def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Callable[[], tuple[str, ...]],
+           soft: bool) -> tuple[list[_Entry], list]:
     """The entries of two readings of one page: where both read an entry (boxes overlapping by half the smaller),
-    the one the grid backs better (a word the grid holds, then as read), else the one whose text height is nearer
-    the entries the grid vouches for (a box can take in a rule or a tick box and be twice as tall, and a reading
-    the grid only knows as a non-word is no better than one it does not know: MANET read as LANET, PLAREY)."""
+    the one the grid backs better (a word the grid holds, then one that guesses a grid word (``_guess``: ECUPSE
+    for ECLIPSE, not KURSE), then as read), else the one whose text height is nearer the entries the grid vouches
+    for (a box can take in a rule or a tick box and be twice as tall, and a reading the grid only knows as a
+    non-word is no better than one it does not know: MANET read as LANET, PLAREY)."""
     heights = [e.height for e, v in zip(*a) if _confirmed(v)] or [e.height for e in a[0] + b[0]]
     med = float(np.median(heights)) if heights else 1.0
 
     def rank(entry: _Entry, verdict: tuple[WordEntry, str]) -> tuple:
         off = abs(np.log(max(entry.height, 1.0) / med))
-        return _confirmed(verdict) and _is_word(grid_key(verdict[0].word)), off < 0.3, verdict[1] == "exact", -off
+        return (_confirmed(verdict) and _is_word(grid_key(verdict[0].word)),
+                _guess(entry, verdict, words, soft) is not None, off < 0.3, verdict[1] == "exact", -off)
 
     def overlap(p: tuple, q: tuple) -> bool:
         w = min(p[2], q[2]) - max(p[0], q[0])
@@ -939,6 +988,26 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list]) -> tuple[
         elif len(same) == 1 and rank(e, v) > rank(entries[same[0]], judged[same[0]]):
             entries[same[0]], judged[same[0]] = e, v
     return entries, judged
+
+
+def _unlisted(entries: list[_Entry], chosen: list[int]) -> list[int]:
+    """Entries of the list's blocks (see _clusters) left out of the list, at about the list's text height."""
+    h = float(np.median([entries[i].height for i in chosen]))
+    listed = set(chosen)
+    return [i for g in _clusters(entries) if listed & set(g) for i in g
+            if i not in listed and 0.55 < entries[i].height / h < 1.6]
+
+
+def _read_alone(flat: np.ndarray, entry: _Entry, engine, psm: int, seconds: float | None,
+                letters: list[str]) -> tuple[_Entry, tuple[WordEntry, str]] | None:
+    """(the entry, its verdict) read again from its box alone (page segmentation mode ``psm``), placed where it
+    was (a line read alone gets a taller box); None when the box reads as anything but one entry."""
+    margin = 0.4 * entry.height
+    boxes = _crop_boxes(flat, np.subtract(entry.box[:2], margin), np.add(entry.box[2:], margin), engine, psm, seconds)
+    entries, judged = _judge(boxes, letters)
+    if len(entries) != 1:
+        return None
+    return replace(entries[0], box=entry.box, height=entry.height), judged[0]
 
 
 def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | None) -> list:
@@ -981,6 +1050,15 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
     flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch)
+    words = functools.partial(_grid_words, tuple(letters))
+
+    def merge(read: tuple, reading: tuple, other: tuple) -> tuple[tuple, tuple]:
+        """(entries and verdicts, chosen reading) of ``read`` with ``other`` merged in, unless the grid no longer
+        backs the list then (a block read worse can lose the backing the first reading gave it)."""
+        both = _merge(read, other, words, soft)
+        merged = _choose(*both, letters, soft)
+        return (both, merged) if merged[2] else (read, reading)
+
     read = _judge(engine.read_text(flat, 11, left()), letters)
     reading = _choose(*read, letters, soft)
     if not reading[2] and loc is not None:
@@ -999,7 +1077,17 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         box = np.array([entries[i].box for i in chosen], np.float64)
         again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6,
                                    left()), letters)
-        reading = _choose(*_merge(read, again), letters, soft)
+        read, reading = merge(read, reading, again)
+        # Last look at each entry of the list's block that did not make the list, alone, as one word and as one
+        # line: the layout of a block of small or hand-lettered print misleads Tesseract's reading of its words.
+        # Lines a column of the list skips are read alone too. Only readings the grid backs or that guess a grid
+        # word are taken.
+        for psm in (SINGLE_WORD, SINGLE_LINE):
+            unread = [reading[0][i] for i in _unlisted(reading[0], reading[2])] + _skipped_lines(reading[0], reading[2])
+            alone = [r for e in unread for r in [_read_alone(flat, e, engine, psm, left(), letters)]
+                     if r is not None and (_confirmed(r[1]) or _guess(*r, words, soft))]
+            if alone:
+                read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
     entries, judged, chosen, trusted = reading
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
