@@ -143,23 +143,24 @@ LEPTONICA_SILENT = 6
 """Leptonica's L_SEVERITY_NONE."""
 
 
-def _quiet_leptonica(package: Path) -> None:
-    """Stop the Leptonica that libtesseract uses from printing to stderr: on some crops it reports, in lines of its
-    own, boxes it clipped to the page ("Error in boxClipToRectangle"), which are no concern of the user's and
-    would read as a failure. Found next to the tesserocr package (wheels bundle it) or as the system's library;
-    left as it is when neither can be loaded."""
+def leptonica(package: Path):
+    """The Leptonica that libtesseract uses, loaded with ctypes: the one bundled next to the tesserocr package
+    (wheels bundle it) or the system's; None when neither can be loaded. Used to stop it printing to stderr: on
+    some crops it reports, in lines of its own, boxes it clipped to the page ("Error in boxClipToRectangle"),
+    which are no concern of the user's and would read as a failure."""
     import ctypes
     import ctypes.util
 
     bundled = sorted((package.parent / "tesserocr.libs").glob("libleptonica*.so*"))
-    for name in [str(p) for p in bundled] + [ctypes.util.find_library("leptonica") or "",
-                                              ctypes.util.find_library("lept") or ""]:
-        if name:
-            try:
-                ctypes.CDLL(name).setMsgSeverity(LEPTONICA_SILENT)
-                return
-            except (OSError, AttributeError):
-                continue
+    system = (ctypes.util.find_library(name) for name in ("leptonica", "lept"))
+    for name in [*map(str, bundled), *filter(None, system)]:
+        try:
+            library = ctypes.CDLL(name)
+        except OSError:
+            continue
+        if hasattr(library, "setMsgSeverity"):
+            return library
+    return None
 
 
 class TesserocrEngine(Engine):
@@ -175,7 +176,9 @@ class TesserocrEngine(Engine):
                               "or use the pytesseract engine") from None
         self._t = tesserocr
         self.version = _check_version(tesserocr.tesseract_version(), "libtesseract (tesserocr)")
-        _quiet_leptonica(Path(tesserocr.__file__).parent)
+        library = leptonica(Path(tesserocr.__file__).parent)
+        if library is not None:
+            library.setMsgSeverity(LEPTONICA_SILENT)
         self.lang = lang
         model = tessdata / f"{lang}.traineddata"
         if not model.is_file():

@@ -57,6 +57,8 @@ THIN_INK = 10.0
 """Print whose letters are fewer pixels tall than this is not median-filtered however grainy the paper: its strokes
 are a pixel wide, and the median erases them (a newsprint list of 8 px capitals: 2 of 20 words read, 19 without
 it); on soft print its grain is smoothed at the letters' scale anyway (GRAIN_SMOOTH)."""
+LIST_HEIGHTS = (0.55, 1.6)
+"""Entries whose text height is within these factors of the list's are at the list's size."""
 SINGLE_WORD, SINGLE_LINE = 8, 7
 """Tesseract's page segmentation modes for an image of one word, of one line of text."""
 ENTRY_GAP = 1.1
@@ -810,7 +812,7 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             e, (entry, status) = entries[i], judged[i]
             # A box taller than the list's text is still list print when its letters are as wide: a speck, a rule
             # or the sharpened grain above or below stretched it (a title's letters are wider too).
-            if not (0.55 < e.height / med < 1.6 or (e.height > med and 0.75 < e.advance / advance < 1.33)):
+            if not (LIST_HEIGHTS[0] < e.height / med < LIST_HEIGHTS[1] or (e.height > med and 0.75 < e.advance / advance < 1.33)):
                 continue
             if trusted:
                 target = guessed(i)
@@ -995,7 +997,7 @@ def _unlisted(entries: list[_Entry], chosen: list[int]) -> list[int]:
     h = float(np.median([entries[i].height for i in chosen]))
     listed = set(chosen)
     return [i for g in _clusters(entries) if listed & set(g) for i in g
-            if i not in listed and 0.55 < entries[i].height / h < 1.6]
+            if i not in listed and LIST_HEIGHTS[0] < entries[i].height / h < LIST_HEIGHTS[1]]
 
 
 def _read_alone(flat: np.ndarray, entry: _Entry, engine, psm: int, seconds: float | None,
