@@ -219,7 +219,7 @@ class TesserocrEngine(Engine):
         with self._lock:
             self._set(gray, psm, whitelist)
             self._api.Recognize()
-            return parse_tsv(self._api.GetTSVText(0))
+            return self._words(self._api)
 
     def _symbols(self) -> list[Symbol]:
         t = self._t
@@ -294,7 +294,37 @@ class TesserocrEngine(Engine):
                     self._text = self._api
             self._set(gray, psm, None, self._text)
             self._text.Recognize(timeout=0 if seconds is None else max(1, round(1000 * seconds)))
-            return parse_tsv(self._text.GetTSVText(0))  # after a timeout: the words read by then
+            return self._words(self._text)  # after a timeout: the words read by then
+
+    def _words(self, api) -> list[TextBox]:
+        """The words of the last recognition, read through the result iterator. Tesseract's own TSV text
+        crashes the process (a NULL word text) after a recognition that timed out; the iterator reports such
+        a word as empty."""
+        t = self._t
+        iterator = api.GetIterator()
+        if iterator is None:
+            return []
+        out: list[TextBox] = []
+        block = par = line = word = 0
+        for w in t.iterate_level(iterator, t.RIL.WORD):
+            if w.IsAtBeginningOf(t.RIL.BLOCK):
+                block, par = block + 1, 0
+            if w.IsAtBeginningOf(t.RIL.PARA):
+                par, line = par + 1, 0
+            if w.IsAtBeginningOf(t.RIL.TEXTLINE):
+                line, word = line + 1, 0
+            word += 1
+            try:
+                text = w.GetUTF8Text(t.RIL.WORD)
+            except RuntimeError:  # no text: a word the timeout cut short
+                continue
+            box = w.BoundingBox(t.RIL.WORD)
+            if not text or not text.strip() or not box:
+                continue
+            left, top, right, bottom = box
+            out.append(TextBox(text, float(w.Confidence(t.RIL.WORD)), left, top, right - left, bottom - top,
+                               block, par, line, word))
+        return out
 
 
 _CINFO = re.compile(r"<span class='ocrx_cinfo' title='x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)'>(.*?)</span>")

@@ -168,6 +168,25 @@ def test_read_text_stops_when_its_time_is_up(name):
     assert {b.text for b in words if b.text} >= {"APPLE", "BANANA"}
 
 
+def test_a_read_cut_short_by_its_time_limit_does_not_crash():
+    """Tesseract's TSV text dereferences a missing word text after a recognition that timed out, and the
+    process dies (SIGSEGV). Noise read as one word with a 1 ms limit times out; the engine must return what it
+    read. Run in a child process, so a crash fails this test instead of killing the test run."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\n"
+            "from scanner.engine import get_engine\n"
+            "engine = get_engine('tesserocr')\n"
+            "rng = np.random.default_rng(1)\n"
+            "for _ in range(40):\n"
+            "    noise = (rng.random(tuple(rng.integers(20, 80, 2))) * 255).astype(np.uint8)\n"
+            "    for psm in (6, 8, 11):\n"
+            "        assert isinstance(engine.read_text(noise, psm, 0.001), list)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
 def test_leptonica_prints_nothing_to_stderr():
     """The in-process engine silences the Leptonica that libtesseract uses (its clipping complaints are not the
     user's concern): Leptonica's message level, read back from the library loaded in this process, is "none"."""
