@@ -21,7 +21,7 @@ Detection works on the letters themselves, so ruled, boxed and gridless puzzles 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -151,8 +151,12 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         if chosen and not _unmistakable(lat, chosen[0]):
             continue
         chosen.append(lat)
-    return [GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols,
-                         inverted=_light_on_dark(work, lat)) for lat in chosen]
+    located = []
+    for lat in chosen:
+        inverted = _light_on_dark(work, lat)
+        lat = _within_frame(255 - work if inverted else work, lat)
+        located.append(GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=inverted))
+    return located
 
 
 def _axes(lat: _Lattice) -> tuple[np.ndarray, float, float]:
@@ -201,6 +205,47 @@ def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> 
         return False
     paper = float(np.percentile(hi, 95))
     return np.count_nonzero((hi - lo > 50) & (hi < 0.85 * paper)) > 0.002 * hi.size
+
+
+def _rules(gray: np.ndarray, lat: _Lattice, px: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """The share of each row boundary's and each column boundary's length (outer ones included, top to bottom
+    and left to right) along which a rule runs. `gray`: dark ink on light paper. A rule is a dark run longer
+    than 1.5 pitches (letters are shorter), found within 0.3 pitch of the boundary (a page's bend or the
+    lattice's small misfit moves it)."""
+    pad = px  # so that the outer boundaries have a window on both sides
+    to_lattice = np.array([[1 / px, 0, lat.c0 - 0.5 - pad / px], [0, 1 / px, lat.r0 - 0.5 - pad / px], [0, 0, 1]])
+    size = (lat.cols * px + 2 * pad, lat.rows * px + 2 * pad)
+    flat = cv2.warpPerspective(gray, np.linalg.inv(lat.H @ to_lattice), size, flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    ink, paper = np.percentile(flat, (2, 80))
+    dark = (flat < paper - 0.25 * (paper - ink)).astype(np.uint8)  # rules are often printed light grey
+    near = round(0.3 * px)
+
+    def shares(dark: np.ndarray, count: int) -> np.ndarray:
+        bridged = cv2.dilate(dark, np.ones((3, 3), np.uint8))  # breaks from blur or JPEG, a slight slope
+        runs = cv2.morphologyEx(bridged, cv2.MORPH_OPEN, np.ones((1, round(1.5 * px)), np.uint8))
+        share = np.count_nonzero(runs[:, pad:-pad], axis=1) / (runs.shape[1] - 2 * pad)
+        return np.array([share[pad + k * px - near:pad + k * px + near + 1].max() for k in range(count + 1)])
+
+    return shares(dark, lat.rows), shares(np.ascontiguousarray(dark.T), lat.cols)
+
+
+def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
+    """The lattice without outer rows or columns that lie outside the grid's frame: a line of text above a
+    ruled or boxed grid (an instruction, a title in a monospaced face) can line up with its columns. Such a row
+    has no rule along its outer side and the frame along its inner side; the trim stands only if the frame
+    then runs along all four sides."""
+    RULE, NONE = 0.85, 0.5
+    rows, cols = _rules(gray, lat)
+    cut = [bool(len(side) > MIN_SIDE_CELLS + 1 and side[end] < NONE and side[end + step] >= RULE)
+           for side in (rows, cols) for end, step in ((0, 1), (-1, -1))]
+    if not any(cut):
+        return lat
+    frame = [rows[1 if cut[0] else 0], rows[-2 if cut[1] else -1], cols[1 if cut[2] else 0],
+             cols[-2 if cut[3] else -1]]
+    if min(frame) < RULE:
+        return lat
+    return replace(lat, r0=lat.r0 + cut[0], r1=lat.r1 - cut[1], c0=lat.c0 + cut[2], c1=lat.c1 - cut[3])
 
 
 def _light_on_dark(gray: np.ndarray, lat: _Lattice) -> bool:

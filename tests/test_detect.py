@@ -287,3 +287,18 @@ def test_night_photo_of_a_tilted_thin_ruled_grid() -> None:
     loc = find_grid(image, "dim 58")
     assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"])
     assert _corner_error(loc, truth) < CORNER_TOL
+
+
+@pytest.mark.parametrize("rotation, list_scale", [(-28, 1.38), (10, 1.0)])
+def test_a_line_of_text_outside_a_ruled_frame_is_not_a_row(rotation: float, list_scale: float) -> None:
+    """An instruction line in a monospaced face just above a ruled, framed lower-case grid, photographed at a
+    tilt: its letters line up with the columns well enough to pass for a row (19x18 before), but it is
+    outside the frame, so not part of the grid."""
+    image, truth = _page(18, 18, font_path=_font("FreeMono.ttf"), lined=True, frame=3, line_gray=120, title=None,
+                         instructions="Find and circle all of the words hidden in the grid.", grid_case="lower",
+                         list_scale=list_scale, letter_scale=0.51, cell_px=46)
+    image, truth = synth.simulate_photo(image, truth, np.random.default_rng(3), rotation=rotation,
+                                        perspective=0.02, blur=0.1, noise=4, jpeg_quality=61)
+    loc = find_grid(image, "text above the frame")
+    assert (loc.rows, loc.cols) == (18, 18)
+    assert _corner_error(loc, truth) < CORNER_TOL
