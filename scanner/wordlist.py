@@ -1000,10 +1000,11 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
     for ECLIPSE, not KURSE)), else the one whose text height is nearer the entries the grid vouches for (a box can
     take in a rule or a tick box and be twice as tall, and a reading the grid only knows as a non-word is no
     better than one it does not know: MANET read as LANET, PLAREY), then the one the grid vouches for as read,
-    then corrected, then nearly (``BACKING``), then the one that reads as words (space-time, not spOce-time),
-    then the longer (Tesseract drops end letters: PLANE for PLANET). An entry overlapping several of the other
-    reading's (a word and a speck beside it) replaces them when it ranks above each and its word is no part of
-    theirs (RAIN of TRAIN)."""
+    then corrected, then nearly (``BACKING``), then of those the one that reads as words (space-time, not
+    spOce-time), then the longer (Tesseract drops end letters: PLANE for PLANET). An entry overlapping several of
+    the other reading's (a word and a speck beside it) replaces them when it ranks above each. Whatever their rank,
+    a reading does not replace one whose word holds its own (RAIN of TRAIN), and does replace one whose word is
+    part of its own (TELE of TELESCOPE, read in a box that took in a rule)."""
     heights = [e.height for e, v in zip(*a) if _confirmed(v)] or [e.height for e in a[0] + b[0]]
     med = float(np.median(heights)) if heights else 1.0
 
@@ -1016,13 +1017,16 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
 
     def rank(entry: _Entry, verdict: tuple[WordEntry, str]) -> tuple:
         off = abs(np.log(max(entry.height, 1.0) / med))
-        return (held(verdict), _guess(entry, verdict, words, soft) is not None,
-                off < 0.3, _confirmed(verdict) and BACKING.index(verdict[1]), _words(entry.text), len(grid_key(verdict[0].word)), -off)
+        vouched = _confirmed(verdict)
+        return (held(verdict), _guess(entry, verdict, words, soft) is not None, off < 0.3,
+                vouched and BACKING.index(verdict[1]), vouched and _words(entry.text), len(grid_key(verdict[0].word)),
+                -off)
 
     def fragment(verdict: tuple[WordEntry, str], other: _Entry, its: tuple[WordEntry, str]) -> bool:
-        """Whether a reading's word is part of the word another reading holds or guesses (RAIN of TRAIN)."""
-        key, whole = grid_key(verdict[0].word), _guess(other, its, words, soft) or grid_key(its[0].word)
-        return key != whole and key in whole
+        """Whether a reading's word is part of the word another reading guesses or the grid holds as words for it
+        (RAIN of TRAIN; not STAR of ESTAR, a string the grid holds by chance)."""
+        whole = _guess(other, its, words, soft) or (grid_key(its[0].word) if held(its) else "")
+        return grid_key(verdict[0].word) != whole and grid_key(verdict[0].word) in whole
 
     entries, judged = list(a[0]), list(a[1])
     for e, v in zip(*b):
@@ -1030,7 +1034,8 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
         if not same:
             entries.append(e)
             judged.append(v)
-        elif all(rank(e, v) > rank(entries[i], judged[i]) and not fragment(v, entries[i], judged[i]) for i in same):
+        elif all((rank(e, v) > rank(entries[i], judged[i]) or fragment(judged[i], e, v))
+                 and not fragment(v, entries[i], judged[i]) for i in same):
             entries[same[0]], judged[same[0]] = e, v
             for i in reversed(same[1:]):
                 del entries[i], judged[i]
@@ -1059,34 +1064,35 @@ def _unlisted(entries: list[_Entry], chosen: list[int]) -> list[int]:
 
 
 def _unread(flat: np.ndarray, entries: list[_Entry], judged: list,
-            chosen: list[int]) -> list[tuple[float, float, float, float]]:
-    """Boxes (x0, y0, x1, y1) of ``flat`` worth reading again alone: the entries of the list's blocks left out of
-    it (``_unlisted``), then the places of the list's columns that lack an entry, or hold one the grid does not
-    hold as read or that was read short of its ink (``_slots``), where there is ink and no entry left out."""
+            chosen: list[int]) -> list[tuple[tuple[float, float, float, float], float]]:
+    """(box (x0, y0, x1, y1), text height) of the places of ``flat`` worth reading again alone: the entries of the
+    list's blocks left out of it (``_unlisted``), then the places of the list's columns that lack an entry, or hold
+    one the grid does not hold as read or that was read short of its ink (``_slots``), where there is ink and no
+    entry left out."""
     h = float(np.median([entries[i].height for i in chosen]))
-    boxes = [(e.box[0] - m, e.box[1] - m, e.box[2] + m, e.box[3] + m)
-             for e in (entries[i] for i in _unlisted(entries, chosen)) for m in [0.4 * e.height]]
+    places = [((e.box[0] - m, e.box[1] - m, e.box[2] + m, e.box[3] + m), e.height)
+              for e in (entries[i] for i in _unlisted(entries, chosen)) for m in [0.4 * e.height]]
     partial = frozenset(i for i in chosen if _runs_on(flat, entries[i]))
-    return boxes + [s for s in _slots(entries, chosen, judged, partial)
-                    if _inked(flat, s, h) and not any(_overlap(s, b) for b in boxes)]
+    return places + [(s, h) for s in _slots(entries, chosen, judged, partial)
+                     if _inked(flat, s, h) and not any(_overlap(s, b) for b, _ in places)]
 
 
-def _read_alone(flat: np.ndarray, box: tuple[float, float, float, float], engine, psm: int, seconds: float | None,
-                letters: list[str], scale: float = 1.0) -> list[tuple[_Entry, tuple[WordEntry, str]]]:
-    """[(the entry, its verdict)] read from ``box`` of ``flat`` alone (page segmentation mode ``psm``, resized by
-    ``scale``); none when it reads as anything but one entry."""
+def _read_alone(flat: np.ndarray, place: tuple[tuple[float, float, float, float], float], engine, psm: int,
+                seconds: float | None, letters: list[str],
+                scale: float = 1.0) -> list[tuple[_Entry, tuple[WordEntry, str]]]:
+    """[(the entry, its verdict)] read from a place (box, text height) of ``flat`` alone (page segmentation mode
+    ``psm``, resized by ``scale``), no taller than the place's text (a word read alone gets the line's height,
+    ascenders, descenders and all); none when it reads as anything but one entry."""
+    box, h = place
     entries, judged = _judge(_crop_boxes(flat, box[:2], box[2:], engine, psm, seconds, scale), letters)
-    return list(zip(entries, judged)) if len(entries) == 1 else []
+    return [(replace(e, height=min(e.height, h)), v) for e, v in zip(entries, judged)] if len(entries) == 1 else []
 
 
-def _worth(flat: np.ndarray, entry: _Entry, verdict: tuple[WordEntry, str], words: Callable[[], tuple[str, ...]],
-           soft: bool) -> bool:
-    """Whether an entry read alone from ``flat`` is worth merging in: read to the ends of its ink, and the grid
-    vouches for it and it reads as words as read or as corrected (Tesseract reads a word it cannot make out as a
-    fragment the grid holds by chance: MOP, INERARY), or it guesses a grid word of 5+ letters (``_guess``: a
-    guess of a doubtful place read alone is no evidence for the short words any grid holds by chance: SONG)."""
-    if _runs_on(flat, entry):
-        return False
+def _worth(entry: _Entry, verdict: tuple[WordEntry, str], words: Callable[[], tuple[str, ...]], soft: bool) -> bool:
+    """Whether an entry read alone is worth merging in: the grid vouches for it and it reads as words as read or
+    as corrected (Tesseract reads a word it cannot make out as a fragment the grid holds by chance: MOP,
+    INERARY), or it guesses a grid word of 5+ letters (``_guess``: a guess of a doubtful place read alone is no
+    evidence for the short words any grid holds by chance: SONG)."""
     return (_confirmed(verdict) and (_words(entry.text) or _is_word(grid_key(verdict[0].word)))
             or len(_guess(entry, verdict, words, soft) or "") >= 5)
 
@@ -1139,8 +1145,8 @@ def _ink_run(crop: np.ndarray) -> tuple[int, int] | None:
 
 def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | None, scale: float = 1.0) -> list:
     """Tesseract's word boxes (page segmentation mode ``psm``, for at most ``seconds``: none read when that is
-    under Tesseract's millisecond) on the part of ``flat`` between corners ``lo`` and ``hi`` (x, y), resized by ``scale`` for
-    reading, cut to their ink (``_tighten``), in ``flat``'s pixels."""
+    under Tesseract's millisecond) on the part of ``flat`` between corners ``lo`` and ``hi`` (x, y), resized by
+    ``scale`` for reading, cut to their ink (``_tighten``), in ``flat``'s pixels."""
     x0, y0 = np.maximum(np.asarray(lo, np.float64), 0).astype(int)
     x1, y1 = np.minimum(np.asarray(hi, np.float64), flat.shape[::-1]).astype(int)
     if x1 - x0 < 8 or y1 - y0 < 8 or (seconds is not None and seconds < 0.001):
@@ -1216,8 +1222,8 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         # small or hand-lettered print misleads Tesseract's reading of its words. Only readings the grid backs as
         # words or that guess a grid word are taken; when the list's time is up the rest stay as first read.
         for psm, scale in READS_ALONE:
-            alone = [r for box in _unread(flat, *reading[:3]) for r in
-                     _read_alone(flat, box, engine, psm, left(), letters, scale) if _worth(flat, *r, words, soft)]
+            alone = [r for place in _unread(flat, *reading[:3]) for r in
+                     _read_alone(flat, place, engine, psm, left(), letters, scale) if _worth(*r, words, soft)]
             if alone:
                 read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
     entries, judged, chosen, trusted = reading

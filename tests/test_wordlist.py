@@ -468,3 +468,24 @@ def test_a_place_is_not_read_again_once_the_lists_time_is_up():
     engine = get_engine()
     assert [b.text for b in _crop_boxes(flat, (0, 0), (260, 60), engine, 7, 5.0)] == ["PLANET"]
     assert _crop_boxes(flat, (0, 0), (260, 60), engine, 7, 0.0) == []
+
+
+def test_a_reading_alone_does_not_replace_a_better_one_with_part_of_it_or_other_words():
+    """Merging a reading of the list's places read alone: RAIN (TRAIN read short of its first letter) does not
+    replace TRAIN, nor RELY BEAR (words the grid holds only nearly) the GRIZZLY BEAR the grid corrected to; a
+    reading the grid holds as words does replace one it does not know (CAMEL for VWVWV)."""
+    from scanner.wordlist import _Entry, _grid_words, _merge
+
+    grid = ["TRAINQXZQXZQ", "GRIZZLYBEARQ", "CAMELQXZQXZQ", "QXZQXZQXZQXZ"]
+
+    def reading(*texts: tuple[str, float, int]) -> tuple[list, list]:
+        entries = [_Entry(text, text, (0, 40 * line, 20 * len(text), 40 * line + 20), 20.0, conf)
+                   for text, conf, line in texts]
+        return entries, correct_entries([(e.raw, e.text) for e in entries], grid, [e.conf for e in entries])
+
+    first = reading(("TRAIM", 60.0, 0), ("GRIZLY BEAR", 60.0, 1), ("VWVWV", 60.0, 2))
+    alone = reading(("RAIN", 95.0, 0), ("RELY BEAR", 95.0, 1), ("CAMEL", 95.0, 2))
+    assert [v[1] for v in first[1]] == ["corrected", "corrected", "absent"]
+    assert [v[1] for v in alone[1]] == ["exact", "near", "exact"]
+    _, judged = _merge(first, alone, lambda: _grid_words(tuple(grid)), False)
+    assert [grid_key(v[0].word) for v in judged] == ["TRAIN", "GRIZZLYBEAR", "CAMEL"]
