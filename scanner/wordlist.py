@@ -903,7 +903,9 @@ def _slots(entries: list[_Entry], chosen: list[int], judged: list,
     """Boxes (x0, y0, x1, y1) of a list printed in columns where an entry is worth reading again on its own: where
     a column has no entry on one of the list's lines (a line another column has an entry on, or a whole number of
     line pitches between two entries of the column: Tesseract drops lines of small print), where the grid does not
-    hold its entry as read, and where its entry is one of ``partial`` (read short of its ink)."""
+    hold its entry as read (a word it holds only nearly stands: the grid was misread, and a less sure reading of it
+    would be guessed into another word: OYSTER into LOBSTER), and where its entry is one of ``partial`` (read short
+    of its ink)."""
     columns = _columns(chosen, entries)
     h = float(np.median([entries[i].height for i in chosen]))
     centre = {i: (entries[i].box[1] + entries[i].box[3]) / 2 for i in chosen}
@@ -938,7 +940,7 @@ def _slots(entries: list[_Entry], chosen: list[int], judged: list,
         for line in lines:
             y = float(np.mean(line))
             here = [i for i in column if abs(centre[i] - y) < 0.4 * pitch]
-            if not here or any(judged[i][1] != "exact" or not _words(judged[i][0].word)
+            if not here or any(judged[i][1] not in ("exact", "near") or not _words(judged[i][0].word)
                                or (flush and start[i] - left > 0.5 * h) or i in partial for i in here):
                 out.append((x0, y - half, x1, y + half))
     return out
