@@ -61,6 +61,16 @@ LIST_HEIGHTS = (0.55, 1.6)
 """Entries whose text height is within these factors of the list's are at the list's size."""
 SINGLE_WORD, SINGLE_LINE = 8, 7
 """Tesseract's page segmentation modes for an image of one word, of one line of text."""
+READS_ALONE = ((SINGLE_WORD, 1.0), (SINGLE_LINE, 1.0), (SINGLE_LINE, 0.5))
+"""How the places of a list worth a second look are read alone (``_unread``), in turn: (page segmentation mode,
+scale). Halved, small print blown up to TARGET_INK_PX is less blurred, and Tesseract reads some of its words
+better."""
+BACKING = ("near", "corrected", "exact")
+"""correct()'s verdicts that vouch for an entry (``_confirmed``), from the one the grid backs least to the one it
+backs most."""
+INFLATED = 0.75
+"""A word box whose main run of inked rows is under this share of its height took in marks beside the word
+(``_tighten``)."""
 ENTRY_GAP = 1.1
 """A gap wider than this many text heights between two words on a line separates two entries (columns)."""
 SENTENCE_WORDS = 4
@@ -888,26 +898,51 @@ def _columns(indices: list[int], entries: list[_Entry]) -> list[list[int]]:
     return [sorted(column, key=lambda i: entries[i].box[1]) for _, column in columns]
 
 
-def _skipped_lines(entries: list[_Entry], chosen: list[int]) -> list[_Entry]:
-    """Blank entries where a column of the list skips lines: two entries one above the other two or more line
-    pitches apart (the list's median) have lines between them that Tesseract dropped (small print)."""
+def _slots(entries: list[_Entry], chosen: list[int], judged: list,
+           partial: frozenset[int] = frozenset()) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, y0, x1, y1) of a list printed in columns where an entry is worth reading again on its own: where
+    a column has no entry on one of the list's lines (a line another column has an entry on, or a whole number of
+    line pitches between two entries of the column: Tesseract drops lines of small print), where the grid does not
+    hold its entry as read (a word it holds only nearly stands: the grid was misread, and a less sure reading of it
+    would be guessed into another word: OYSTER into LOBSTER), and where its entry is one of ``partial`` (read short
+    of its ink)."""
     columns = _columns(chosen, entries)
-    middle = {i: (entries[i].box[1] + entries[i].box[3]) / 2 for i in chosen}
-    steps = [middle[b] - middle[a] for column in columns for a, b in zip(column, column[1:])]
     h = float(np.median([entries[i].height for i in chosen]))
-    pitch = float(np.median(steps)) if steps else 0.0
-    if pitch < h:  # no column of several lines
+    centre = {i: (entries[i].box[1] + entries[i].box[3]) / 2 for i in chosen}
+    steps = [centre[b] - centre[a] for column in columns for a, b in zip(column, column[1:])
+             if centre[b] - centre[a] > 0.5 * h]
+    if not steps:
         return []
-    out = []
+    pitch = float(np.median(steps))
+    pitch = float(np.median([d / max(1, round(d / pitch)) for d in steps]))  # gaps of whole lines count too
+    ys = sorted(centre.values())
     for column in columns:
-        x0, x1 = min(entries[i].box[0] for i in column), max(entries[i].box[2] for i in column)
         for a, b in zip(column, column[1:]):
-            n = round((middle[b] - middle[a]) / pitch)
-            for k in range(1, n):
-                y = middle[a] + k * (middle[b] - middle[a]) / n
-                if all(min(y + h / 2, e.box[3]) - max(y - h / 2, e.box[1]) < h / 4 for e in entries
-                       if e.box[0] < x1 and e.box[2] > x0):  # not a line read already, however tall its box
-                    out.append(_Entry(raw="", text="", box=(x0, y - h / 2, x1, y + h / 2), height=h, conf=0.0))
+            n = round((centre[b] - centre[a]) / pitch)
+            ys += [centre[a] + k * (centre[b] - centre[a]) / n for k in range(1, n)]
+    lines: list[list[float]] = []
+    for y in sorted(ys):
+        if lines and y - lines[-1][-1] < 0.4 * pitch:
+            lines[-1].append(y)
+        else:
+            lines.append([y])
+    half = min(0.5 * pitch, 0.8 * h)
+    start = {i: next((b.left for b in entries[i].boxes if sum(ch.isalpha() for ch in b.text) >= 2),
+                     entries[i].box[0]) for i in chosen}  # where the word itself starts, after a bullet or number
+    out = []
+    for k, column in enumerate(columns):
+        left = float(np.median([start[i] for i in column]))
+        flush = sum(abs(start[i] - left) < 0.3 * h for i in column) >= 0.5 * len(column)  # left-aligned column
+        x0 = (left if flush else min(start[i] for i in column)) - 0.3 * h  # a bullet is left out: read as a letter
+        x1 = max(entries[i].box[2] for i in column) + 0.5 * h
+        if k + 1 < len(columns):
+            x1 = min(x1, min(entries[i].box[0] for i in columns[k + 1]) - 0.3 * h)
+        for line in lines:
+            y = float(np.mean(line))
+            here = [i for i in column if abs(centre[i] - y) < 0.4 * pitch]
+            if not here or any(judged[i][1] not in ("exact", "near") or not _words(judged[i][0].word)
+                               or (flush and start[i] - left > 0.5 * h) or i in partial for i in here):
+                out.append((x0, y - half, x1, y + half))
     return out
 
 
@@ -963,33 +998,63 @@ def _choose(entries: list[_Entry], judged: list, letters: list[str], soft: bool)
 def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Callable[[], tuple[str, ...]],
            soft: bool) -> tuple[list[_Entry], list]:
     """The entries of two readings of one page: where both read an entry (boxes overlapping by half the smaller),
-    the one the grid backs better (a word the grid holds, then one that guesses a grid word (``_guess``: ECUPSE
-    for ECLIPSE, not KURSE), then as read), else the one whose text height is nearer the entries the grid vouches
-    for (a box can take in a rule or a tick box and be twice as tall, and a reading the grid only knows as a
-    non-word is no better than one it does not know: MANET read as LANET, PLAREY)."""
+    the one the grid backs better (words the grid holds, then one that guesses a grid word (``_guess``: ECUPSE
+    for ECLIPSE, not KURSE)), else the one whose text height is nearer the entries the grid vouches for (a box can
+    take in a rule or a tick box and be twice as tall, and a reading the grid only knows as a non-word is no
+    better than one it does not know: MANET read as LANET, PLAREY), then the one the grid vouches for as read,
+    then corrected, then nearly (``BACKING``), then of those the one that reads as words (space-time, not
+    spOce-time), then the longer (Tesseract drops end letters: PLANE for PLANET). An entry overlapping several of
+    the other reading's (a word and a speck beside it) replaces them when it ranks above each. Whatever their rank,
+    a reading does not replace one whose word holds its own (RAIN of TRAIN), and does replace one whose word is
+    part of its own (TELE of TELESCOPE, read in a box that took in a rule)."""
     heights = [e.height for e, v in zip(*a) if _confirmed(v)] or [e.height for e in a[0] + b[0]]
     med = float(np.median(heights)) if heights else 1.0
 
+    def held(verdict: tuple[WordEntry, str]) -> bool:
+        """Whether the grid vouches for a reading of words: read as several words only when it holds them (a
+        reading it knows only nearly is one word the grid misread, FLUTE for FLUIE, not several words read into
+        its string, RELY BEAR for GRIZZLYBEAR)."""
+        word = verdict[0].word
+        return _confirmed(verdict) and (_is_word(grid_key(word)) if verdict[1] == "near" else _words(word))
+
     def rank(entry: _Entry, verdict: tuple[WordEntry, str]) -> tuple:
         off = abs(np.log(max(entry.height, 1.0) / med))
-        return (_confirmed(verdict) and _is_word(grid_key(verdict[0].word)),
-                _guess(entry, verdict, words, soft) is not None, off < 0.3, verdict[1] == "exact", -off)
+        vouched = _confirmed(verdict)
+        return (held(verdict), _guess(entry, verdict, words, soft) is not None, off < 0.3,
+                vouched and BACKING.index(verdict[1]), vouched and _words(entry.text), len(grid_key(verdict[0].word)),
+                -off)
 
-    def overlap(p: tuple, q: tuple) -> bool:
-        w = min(p[2], q[2]) - max(p[0], q[0])
-        h = min(p[3], q[3]) - max(p[1], q[1])
-        smaller = min((p[2] - p[0]) * (p[3] - p[1]), (q[2] - q[0]) * (q[3] - q[1]))
-        return w > 0 and h > 0 and w * h > 0.5 * smaller
+    def fragment(verdict: tuple[WordEntry, str], other: _Entry, its: tuple[WordEntry, str]) -> bool:
+        """Whether a reading's word is part of the word another reading guesses or the grid holds as words for it
+        (RAIN of TRAIN; not STAR of ESTAR, a string the grid holds by chance)."""
+        whole = _guess(other, its, words, soft) or (grid_key(its[0].word) if held(its) else "")
+        return grid_key(verdict[0].word) != whole and grid_key(verdict[0].word) in whole
 
     entries, judged = list(a[0]), list(a[1])
     for e, v in zip(*b):
-        same = [i for i, f in enumerate(entries) if overlap(e.box, f.box)]
+        same = [i for i, f in enumerate(entries) if _overlap(e.box, f.box)]
         if not same:
             entries.append(e)
             judged.append(v)
-        elif len(same) == 1 and rank(e, v) > rank(entries[same[0]], judged[same[0]]):
+        elif all((rank(e, v) > rank(entries[i], judged[i]) or fragment(judged[i], e, v))
+                 and not fragment(v, entries[i], judged[i]) for i in same):
             entries[same[0]], judged[same[0]] = e, v
+            for i in reversed(same[1:]):
+                del entries[i], judged[i]
     return entries, judged
+
+
+def _overlap(p: tuple, q: tuple) -> bool:
+    """Whether boxes (x0, y0, x1, y1) overlap by half the smaller's area."""
+    w = min(p[2], q[2]) - max(p[0], q[0])
+    h = min(p[3], q[3]) - max(p[1], q[1])
+    smaller = min((p[2] - p[0]) * (p[3] - p[1]), (q[2] - q[0]) * (q[3] - q[1]))
+    return w > 0 and h > 0 and w * h > 0.5 * smaller
+
+
+def _words(text: str) -> bool:
+    """Whether each of the text's space-separated tokens is a dictionary word (``_is_word``)."""
+    return all(_is_word(t) for t in text.split())
 
 
 def _unlisted(entries: list[_Entry], chosen: list[int]) -> list[int]:
@@ -1000,27 +1065,101 @@ def _unlisted(entries: list[_Entry], chosen: list[int]) -> list[int]:
             if i not in listed and LIST_HEIGHTS[0] < entries[i].height / h < LIST_HEIGHTS[1]]
 
 
-def _read_alone(flat: np.ndarray, entry: _Entry, engine, psm: int, seconds: float | None,
-                letters: list[str]) -> tuple[_Entry, tuple[WordEntry, str]] | None:
-    """(the entry, its verdict) read again from its box alone (page segmentation mode ``psm``), placed where it
-    was (a line read alone gets a taller box); None when the box reads as anything but one entry."""
-    margin = 0.4 * entry.height
-    boxes = _crop_boxes(flat, np.subtract(entry.box[:2], margin), np.add(entry.box[2:], margin), engine, psm, seconds)
-    entries, judged = _judge(boxes, letters)
-    if len(entries) != 1:
+def _unread(flat: np.ndarray, entries: list[_Entry], judged: list,
+            chosen: list[int]) -> list[tuple[tuple[float, float, float, float], float]]:
+    """(box (x0, y0, x1, y1), text height) of the places of ``flat`` worth reading again alone: the entries of the
+    list's blocks left out of it (``_unlisted``), then the places of the list's columns that lack an entry, or hold
+    one the grid does not hold as read or that was read short of its ink (``_slots``), where there is ink and no
+    entry left out."""
+    h = float(np.median([entries[i].height for i in chosen]))
+    places = [((e.box[0] - m, e.box[1] - m, e.box[2] + m, e.box[3] + m), e.height)
+              for e in (entries[i] for i in _unlisted(entries, chosen)) for m in [0.4 * e.height]]
+    partial = frozenset(i for i in chosen if _runs_on(flat, entries[i]))
+    return places + [(s, h) for s in _slots(entries, chosen, judged, partial)
+                     if _inked(flat, s, h) and not any(_overlap(s, b) for b, _ in places)]
+
+
+def _read_alone(flat: np.ndarray, place: tuple[tuple[float, float, float, float], float], engine, psm: int,
+                seconds: float | None, letters: list[str],
+                scale: float = 1.0) -> list[tuple[_Entry, tuple[WordEntry, str]]]:
+    """[(the entry, its verdict)] read from a place (box, text height) of ``flat`` alone (page segmentation mode
+    ``psm``, resized by ``scale``), no taller than the place's text (a word read alone gets the line's height,
+    ascenders, descenders and all); none when it reads as anything but one entry."""
+    box, h = place
+    entries, judged = _judge(_crop_boxes(flat, box[:2], box[2:], engine, psm, seconds, scale), letters)
+    return [(replace(e, height=min(e.height, h)), v) for e, v in zip(entries, judged)] if len(entries) == 1 else []
+
+
+def _worth(entry: _Entry, verdict: tuple[WordEntry, str], words: Callable[[], tuple[str, ...]], soft: bool) -> bool:
+    """Whether an entry read alone is worth merging in: the grid vouches for it and it reads as words as read or
+    as corrected (Tesseract reads a word it cannot make out as a fragment the grid holds by chance: MOP,
+    INERARY), or it guesses a grid word of 5+ letters (``_guess``: a guess of a doubtful place read alone is no
+    evidence for the short words any grid holds by chance: SONG)."""
+    return (_confirmed(verdict) and (_words(entry.text) or _is_word(grid_key(verdict[0].word)))
+            or len(_guess(entry, verdict, words, soft) or "") >= 5)
+
+
+def _runs_on(flat: np.ndarray, e: _Entry) -> bool:
+    """Whether the ink of ``e``'s line runs on past either end of its box, closer than a word space: Tesseract
+    left the first or last letters out (PLANE for PLANET, TELE for TELESCOPE)."""
+    x0, y0, x1, y1 = (int(v) for v in e.box)
+    gap = max(2, int(0.25 * e.height))
+    y0, y1 = max(0, y0 + (y1 - y0) // 4), y1 - (y1 - y0) // 4  # the letters' middle: not a neighbour's descender
+    sides = (flat[y0:y1, max(0, x0 - gap):max(0, x0 - 1)], flat[y0:y1, x1 + 1:x1 + gap])
+    return any(side.size and np.count_nonzero(side < 128) >= 0.1 * e.height for side in sides)
+
+
+def _inked(flat: np.ndarray, box: tuple[float, float, float, float], h: float) -> bool:
+    """Whether a box of ``flat`` holds ink enough for a word of text height ``h`` (about two letters' strokes)."""
+    x0, y0, x1, y1 = (max(0, int(v)) for v in box)
+    return np.count_nonzero(flat[y0:y1, x0:x1] < 128) >= 0.3 * h * h
+
+
+def _tighten(flat: np.ndarray, boxes: list) -> list:
+    """Word boxes cut down to the run of rows that holds most of their ink in ``flat`` where that run is much
+    shorter than the box: Tesseract's box can take in faint marks (show-through, a shaded band above the list)
+    and be twice the text's height, and the list's entries are told from titles and captions by their height.
+    Boxes that fit their ink are kept as they are (the thresholds on text height are set on them)."""
+    out = []
+    for b in boxes:
+        run = _ink_run(flat[b.top:b.top + b.height, b.left:b.left + b.width])
+        if run is not None and run[1] - run[0] < INFLATED * b.height:
+            b = replace(b, top=b.top + run[0], height=run[1] - run[0])
+        out.append(b)
+    return out
+
+
+def _ink_run(crop: np.ndarray) -> tuple[int, int] | None:
+    """(first, last + 1) of the run of rows of ``crop`` that holds most of its ink (darker than halfway from its
+    darkest pixel to its paper), gaps of a few rows bridged (thin strokes break up); None when it holds none."""
+    if crop.size == 0:
         return None
-    return replace(entries[0], box=entry.box, height=entry.height), judged[0]
+    rows = np.count_nonzero(crop < (float(crop.min()) + float(np.percentile(crop, 90))) / 2, axis=1)
+    edges = np.flatnonzero(np.diff(np.r_[0, rows > 0, 0]))
+    if edges.size == 0:
+        return None
+    starts, ends = edges[::2], edges[1::2]
+    apart = starts[1:] - ends[:-1] > max(2.0, 0.15 * len(rows))
+    starts, ends = starts[np.r_[True, apart]], ends[np.r_[apart, True]]
+    k = int(np.argmax([rows[s:e].sum() for s, e in zip(starts, ends)]))
+    return int(starts[k]), int(ends[k])
 
 
-def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | None) -> list:
-    """Tesseract's word boxes (page segmentation mode ``psm``, for at most ``seconds``) on the part of ``flat``
-    between corners ``lo`` and ``hi`` (x, y), in ``flat``'s pixels."""
+def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | None, scale: float = 1.0) -> list:
+    """Tesseract's word boxes (page segmentation mode ``psm``, for at most ``seconds``: none read when that is
+    under Tesseract's millisecond) on the part of ``flat`` between corners ``lo`` and ``hi`` (x, y), resized by
+    ``scale`` for reading, cut to their ink (``_tighten``), in ``flat``'s pixels."""
     x0, y0 = np.maximum(np.asarray(lo, np.float64), 0).astype(int)
     x1, y1 = np.minimum(np.asarray(hi, np.float64), flat.shape[::-1]).astype(int)
-    if x1 - x0 < 8 or y1 - y0 < 8:
+    if x1 - x0 < 8 or y1 - y0 < 8 or (seconds is not None and seconds < 0.001):
         return []
-    boxes = engine.read_text(np.ascontiguousarray(flat[y0:y1, x0:x1]), psm, seconds)
-    return [replace(b, left=b.left + x0, top=b.top + y0) for b in boxes]
+    crop = flat[y0:y1, x0:x1]
+    if scale != 1.0:
+        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    boxes = [replace(b, left=round(b.left / scale) + x0, top=round(b.top / scale) + y0,
+                     width=round(b.width / scale), height=round(b.height / scale))
+             for b in engine.read_text(np.ascontiguousarray(crop), psm, seconds)]
+    return _tighten(flat, boxes)
 
 
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
@@ -1036,7 +1175,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     deadline = None if seconds is None else time.monotonic() + seconds
 
     def left() -> float | None:
-        return None if deadline is None else max(0.001, deadline - time.monotonic())
+        return None if deadline is None else max(0.0, deadline - time.monotonic())
 
     if engine is None:
         from scanner.engine import get_engine
@@ -1061,7 +1200,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         merged = _choose(*both, letters, soft)
         return (both, merged) if merged[2] else (read, reading)
 
-    read = _judge(engine.read_text(flat, 11, left()), letters)
+    read = _judge(_tighten(flat, engine.read_text(flat, 11, left())), letters)
     reading = _choose(*read, letters, soft)
     if not reading[2] and loc is not None:
         # Nothing found: Tesseract's layout analysis can lose a list among photo background texture; look
@@ -1080,14 +1219,13 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6,
                                    left()), letters)
         read, reading = merge(read, reading, again)
-        # Last look at each entry of the list's block that did not make the list, alone, as one word and as one
-        # line: the layout of a block of small or hand-lettered print misleads Tesseract's reading of its words.
-        # Lines a column of the list skips are read alone too. Only readings the grid backs or that guess a grid
-        # word are taken.
-        for psm in (SINGLE_WORD, SINGLE_LINE):
-            unread = [reading[0][i] for i in _unlisted(reading[0], reading[2])] + _skipped_lines(reading[0], reading[2])
-            alone = [r for e in unread for r in [_read_alone(flat, e, engine, psm, left(), letters)]
-                     if r is not None and (_confirmed(r[1]) or _guess(*r, words, soft))]
+        # Last look, alone, at each entry of the list's block that did not make the list and at each line of the
+        # list's columns that lacks an entry or holds one the grid does not hold as read: the layout of a block of
+        # small or hand-lettered print misleads Tesseract's reading of its words. Only readings the grid backs as
+        # words or that guess a grid word are taken; when the list's time is up the rest stay as first read.
+        for psm, scale in READS_ALONE:
+            alone = [r for place in _unread(flat, *reading[:3]) for r in
+                     _read_alone(flat, place, engine, psm, left(), letters, scale) if _worth(*r, words, soft)]
             if alone:
                 read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
     entries, judged, chosen, trusted = reading

@@ -339,8 +339,8 @@ def test_blanked_areas_do_not_put_grey_paper_on_the_ink_side():
     assert np.mean(flat <= threshold) < 0.1  # letters only: a tenth of the page at most
 
 
-@pytest.mark.parametrize("condition, seed, least", [("random", 1006, 13), ("newsprint", 0, 17), ("newsprint", 1, 18),
-                                                     ("small", 0, 11), ("small", 6, 7)])
+@pytest.mark.parametrize("condition, seed, least", [("random", 1006, 13), ("newsprint", 0, 20), ("newsprint", 1, 18),
+                                                     ("small", 0, 11), ("small", 6, 7), ("tiny", 1, 16)])
 def test_hard_pages_keep_their_list(condition, seed, least):
     """Real Tesseract on generated hard pages that lost most of their list (at least ``least`` listed words read,
     at most one spurious entry): a boxed list photographed small and soft (random_case 1006: 9 of 14 before
@@ -349,7 +349,10 @@ def test_hard_pages_keep_their_list(condition, seed, least):
     while the paper was median-filtered, 20 after), a 640x480 photo of a boxed list whose letters Tesseract misreads
     by two or three (small 0: 10 of 15 and a spurious entry before the second look read it as a block and the
     grid's words were guessed, 12 after), another small photo whose boxed list Tesseract reads
-    badly as a block (small 6: 5 of 8 before the entries left out were read again alone, 7 after)."""
+    badly as a block (small 6: 5 of 8 before the entries left out were read again alone, 7 after); newsprint 0
+    again, whose first line's boxes took in a shaded band and were dropped as too tall (18 of 20 before the boxes
+    were cut to their ink); a boxed list of small soft print whose block read lost lines (tiny 1: 15 before the
+    list's empty lines were read again one by one)."""
     image, truth = synth.random_case(seed) if condition == "random" else synth.condition_case(condition, seed)
     wl = read_word_list(image, _loc(truth), truth["grid"], source="page.png")
     recovered, spurious = _score(wl.words, truth["words"])
@@ -413,3 +416,76 @@ def test_a_list_read_mostly_letters_off_is_still_the_list():
     entries, judged, chosen, trusted = _choose(*_judge(boxes, grid), grid, True)
     assert trusted
     assert [judged[i][0].word.upper() for i in chosen] == ["WHALE", "SHARK", "SEAHORSE", "CLAM", "TIDE"]
+
+
+def test_a_box_that_took_in_a_faint_band_is_cut_to_its_word():
+    """A word box twice the word's height (a faint shaded band above it) is cut to the word's rows; a box that
+    fits its word is left as it is."""
+    from scanner.engine import TextBox
+    from scanner.wordlist import _tighten
+
+    flat = np.full((120, 300), 250, np.uint8)
+    flat[10:40, :] = 200  # a faint band
+    cv2.putText(flat, "SOCCER", (10, 90), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 0, 2)
+    rows = np.flatnonzero((flat < 100).any(axis=1))  # the word's ink
+    inflated = TextBox("SOCCER", 90.0, 8, 10, 150, int(rows[-1]) + 3 - 10, 1, 1, 1, 1)
+    fitting = TextBox("SOCCER", 90.0, 8, int(rows[0]) - 2, 150, int(rows[-1] - rows[0]) + 5, 1, 1, 1, 2)
+    cut, kept = _tighten(flat, [inflated, fitting])
+    assert abs(cut.top - rows[0]) <= 1 and abs(cut.top + cut.height - rows[-1] - 1) <= 1
+    assert kept == fitting
+
+
+def test_lines_a_list_column_lacks_are_read_again():
+    """Three columns on one line pitch: the line the middle column has no entry on, and an entry the grid does not
+    hold as read, are the places to read again; entries the grid holds as read are not."""
+    from scanner.engine import TextBox
+    from scanner.wordlist import WordEntry, _Entry, _slots
+
+    def entry(text: str, x: float, line: int) -> _Entry:
+        y = 100 + 40 * line
+        box = TextBox(text, 90.0, int(x), y, 20 * len(text), 24, 1, 1, line, 1)
+        return _Entry(text, text, (x, y, x + 20 * len(text), y + 24), 24.0, 90.0, [box])
+
+    entries = [entry(w, x, n) for x, column in ((0, ["APPLE", "PEAR", "PLUM"]), (200, ["LIME", None, "KIWI"]),
+                                                (400, ["FIG", "MANGO", "GRAPE"]))
+               for n, w in enumerate(column) if w]
+    judged = [(WordEntry(e.text, e.text), "absent" if e.text == "MANGO" else "exact") for e in entries]
+    slots = _slots(entries, list(range(len(entries))), judged)
+    assert len(slots) == 2
+    (x0, y0, x1, y1), (u0, v0, u1, v1) = sorted(slots)
+    assert 180 <= x0 < 200 and x1 <= 400 and y0 < 152 < y1  # the middle column's empty line
+    assert 380 <= u0 < 400 and v0 < 152 < v1  # MANGO
+
+
+def test_a_place_is_not_read_again_once_the_lists_time_is_up():
+    """A crop of the list read again alone is read by Tesseract while there is time, and not at all once the
+    list's time is up (not for Tesseract's last millisecond)."""
+    from scanner.engine import get_engine
+    from scanner.wordlist import _crop_boxes
+
+    flat = np.full((60, 260), 255, np.uint8)
+    cv2.putText(flat, "PLANET", (10, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 0, 2)
+    engine = get_engine()
+    assert [b.text for b in _crop_boxes(flat, (0, 0), (260, 60), engine, 7, 5.0)] == ["PLANET"]
+    assert _crop_boxes(flat, (0, 0), (260, 60), engine, 7, 0.0) == []
+
+
+def test_a_reading_alone_does_not_replace_a_better_one_with_part_of_it_or_other_words():
+    """Merging a reading of the list's places read alone: RAIN (TRAIN read short of its first letter) does not
+    replace TRAIN, nor RELY BEAR (words the grid holds only nearly) the GRIZZLY BEAR the grid corrected to; a
+    reading the grid holds as words does replace one it does not know (CAMEL for VWVWV)."""
+    from scanner.wordlist import _Entry, _grid_words, _merge
+
+    grid = ["TRAINQXZQXZQ", "GRIZZLYBEARQ", "CAMELQXZQXZQ", "QXZQXZQXZQXZ"]
+
+    def reading(*texts: tuple[str, float, int]) -> tuple[list, list]:
+        entries = [_Entry(text, text, (0, 40 * line, 20 * len(text), 40 * line + 20), 20.0, conf)
+                   for text, conf, line in texts]
+        return entries, correct_entries([(e.raw, e.text) for e in entries], grid, [e.conf for e in entries])
+
+    first = reading(("TRAIM", 60.0, 0), ("GRIZLY BEAR", 60.0, 1), ("VWVWV", 60.0, 2))
+    alone = reading(("RAIN", 95.0, 0), ("RELY BEAR", 95.0, 1), ("CAMEL", 95.0, 2))
+    assert [v[1] for v in first[1]] == ["corrected", "corrected", "absent"]
+    assert [v[1] for v in alone[1]] == ["exact", "near", "exact"]
+    _, judged = _merge(first, alone, lambda: _grid_words(tuple(grid)), False)
+    assert [grid_key(v[0].word) for v in judged] == ["TRAIN", "GRIZZLYBEAR", "CAMEL"]
