@@ -82,8 +82,10 @@ def main() -> int:
             def band(count: int) -> orient.Band:
                 return orient.middle_band(rectified, loc.rows, loc.cols, CELL, count)
 
-            tesseract = orient._tesseract_turn(rectified, loc.rows, loc.cols, CELL, engine, DEFAULT_ALPHABET, band)[0]
-            scores = orient.classifier_turns(band(3 * orient.SAMPLE), CELL)
+            tesseract, readings, letters = orient._tesseract_turn(rectified, loc.rows, loc.cols, CELL, engine,
+                                                                  DEFAULT_ALPHABET, band)
+            model = "lower" if orient._lower(readings, letters) else "capitals"
+            scores = orient.classifier_turns(band(3 * orient.SAMPLE), CELL, model)
             classifier = max(scores, key=scores.get) if scores else 0
             cases[kind] += 1
             for judge, turn in (("tesseract", tesseract), ("classifier", classifier), ("scanner", found.turns)):

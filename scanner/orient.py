@@ -7,9 +7,11 @@ reads the cleaned letters as one composite per turn: upright and upside down fir
 when neither reads surely. Each letter keeps its height on the line, so an upside-down p reads as a d that
 climbs above the line rather than as a plain d, and the readings tell lower case from capitals. Thresholded
 letters of a noisy, dim or hand-lettered photo read poorly in every turn, though; when no turn reads surely,
-the grey-level classifier (scanner.classify), which sees through noise, decides if it clearly prefers a turn.
+the grey-level classifier (scanner.classify), which sees through noise, decides if it clearly prefers a turn,
+judging by its model of the letters' case (its capitals model is surer of some lower-case grids upside down).
 On the corpus and 24 generated hard pages in all four turns (236 cases), Tesseract alone chooses 15 wrong turns
-and the classifier alone 12; together, 1; on 36 other hard pages (144 cases), 19, 11 and 4 (bench/orientation.py).
+and the classifier alone 3; together, 1; on 36 other hard pages (144 cases), 20, 9 and 6 (bench/orientation.py);
+on 10 lower-case photos upright and upside down, the scanner 2 of 20 (4 when the capitals model judged them).
 Detection itself does not care which way up the page is; only the corner order changes (scanner.detect.turned).
 """
 from __future__ import annotations
@@ -38,6 +40,10 @@ MARGIN = 5.0
 CLEAR = 0.06
 """When Tesseract reads no turn surely (SURE), the classifier's turn is taken if its mean certainty there beats
 every other turn's by this much (its wrong turns led by at most 0.068; see bench/orientation.py)."""
+LOWER_BY = 0.12
+"""Letters that read as lower case, but not surely (see _lower), are lower case if the classifier's lower-case
+model is surer of them than its capitals model by this much (mean certainty, 0..1; generated pages: lower case
+led by 0.16-0.28, capitals read as lower case by at most 0.045)."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
@@ -85,9 +91,12 @@ def _turned_sample(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: in
     return sample_letters(middle_band(turned, *((cols, rows) if turns % 2 else (rows, cols)), cell_px, SAMPLE), cell_px)
 
 
-def classifier_turns(band: Band, cell_px: int, count: int = 3 * SAMPLE) -> dict[int, float]:
+def classifier_turns(band: Band, cell_px: int, model: str = "capitals",
+                     count: int = 3 * SAMPLE) -> dict[int, float]:
     """The classifier's mean certainty (0..1) over up to ``count`` letters of the band seen in each quarter
-    turn (as np.rot90), by its model for capitals (the lower-case model is sure of turned capitals too).
+    turn (as np.rot90), by ``model`` (scanner.classify.MODELS): the model of the letters' case, since each is
+    sure of the other's letters turned (the lower-case model of turned capitals, the capitals model of upside-down
+    lower case).
 
     Each letter's window is cut scaled by the letters' height (for the turns that keep rows as rows) or by their
     width (for the sideways turns, where the width stands upright), then turned; and since on a noisy page
@@ -104,7 +113,7 @@ def classifier_turns(band: Band, cell_px: int, count: int = 3 * SAMPLE) -> dict[
         for windows in classify.size_cuts(band.flat, cells, cell_px, extent):
             for turns in (axis, axis + 2):
                 turned = np.ascontiguousarray(np.rot90(windows, turns, axes=(1, 2)))
-                scores[turns] = max(scores[turns], float(np.mean(classify.probabilities(turned).max(axis=1))))
+                scores[turns] = max(scores[turns], float(np.mean(classify.probabilities(turned, model).max(axis=1))))
     return scores
 
 
@@ -190,18 +199,33 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         return Orientation()
     best, readings, letters = _tesseract_turn(rectified_gray, rows, cols, cell_px, engine, alphabet, band)
     if max(score for score, _ in readings.values()) < SURE:
-        scores = classifier_turns(band(3 * SAMPLE), cell_px)
+        model = "lower" if _lower(readings, letters) else "capitals"
+        scores = classifier_turns(band(3 * SAMPLE), cell_px, model)
         ranked = sorted(scores, key=scores.get, reverse=True)
         if len(ranked) > 1 and ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
             best = ranked[0]
             letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
             readings = _readings(letters, (0,), engine, alphabet)
-    # Blurred capitals can read as lower-case shapes: lower case must also read well and show in the letters'
-    # mixed heights; capitals, by far the commonest, are the default.
-    score, texts = readings[_best(readings)]
-    lower = score >= TRUSTED and printed_lower(texts) and \
-        imaging.height_spread(np.array([image.shape[0] for image, _ in letters])) >= LOWER_SPREAD
+    lower = _lower(readings, letters)
+    if lower is None:
+        sureness = {model: classifier_turns(band(3 * SAMPLE), cell_px, model)[best] for model in ("lower", "capitals")}
+        lower = sureness["lower"] >= sureness["capitals"] + LOWER_BY
     return Orientation(best, lower)
+
+
+def _lower(readings: dict[int, tuple[float, list[str]]], letters: list[Letter]) -> bool | None:
+    """Whether the letters read in the chosen turn (see _best) are lower case, or None if Tesseract cannot say.
+
+    Blurred capitals can read as lower-case shapes: lower case must read as lower case, well (TRUSTED), and show
+    in the letters' mixed heights (a sample can hold mostly x-height letters, though); read as lower case but
+    poorly or all of a height, it is None. Capitals, by far the commonest, are the default."""
+    score, texts = readings[_best(readings)]
+    if not printed_lower(texts):
+        return False
+    if score >= TRUSTED and \
+            imaging.height_spread(np.array([image.shape[0] for image, _ in letters])) >= LOWER_SPREAD:
+        return True
+    return None
 
 
 def _tesseract_turn(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, engine: Engine, alphabet: str,
