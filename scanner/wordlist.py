@@ -778,8 +778,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     for them).
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters, or
-    near a grid string with 5+; these are kept however unsure the OCR was): more than one, or one of 5+ letters.
-    When the grid confirms no block (a badly read grid), the block with the most confidently read dictionary words
+    near a grid string with 5+; these are kept however unsure the OCR was): three, or one found as read and
+    another, or one found as read of 5+ letters. When the grid confirms no block (a badly read grid), the block with the most confidently read dictionary words
     is taken if it has at least three and they make half of it. Within a block, entries far off the list's text
     height or read with low confidence are dropped unless the grid vouches for them; an entry the grid does not have
     at all (a misprint, a misread grid, or a stray caption) is kept only when it is short, read confidently and
@@ -799,11 +799,16 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
         return _guess(entries[i], judged[i], words, soft) if words is not None else None
 
     # A lone 4-letter word is no evidence: a grid of random letters spells several (junk read off a photo's
-    # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for). Of
-    # small or hand-lettered print Tesseract reads most words a letter or two off: entries that guess a grid
-    # word count towards the share, not towards the evidence.
-    chosen = [g for g in groups if backing[id(g)]
-              and (len(backing[id(g)]) > 1 or len(grid_key(judged[backing[id(g)][0]][0].word)) >= 5)
+    # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for); nor are
+    # two readings the grid could only correct (of hundreds of specks read off a cloth, CEWRS and Sonr¥ came
+    # within two letters of CEWSS and SPORT). Of small or hand-lettered print Tesseract reads most words a letter
+    # or two off: entries that guess a grid word count towards the share, not towards the evidence.
+    def evidence(confirmed: list[int]) -> bool:
+        exact = [i for i in confirmed if judged[i][1] == "exact"]
+        return len(confirmed) >= 3 or (bool(exact) and (len(confirmed) > 1 or
+                                                        len(grid_key(judged[exact[0]][0].word)) >= 5))
+
+    chosen = [g for g in groups if evidence(backing[id(g)])
               and len(backing[id(g)]) + sum(guessed(i) is not None for i in g if i not in backing[id(g)])
               >= 0.4 * len(g)]
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}

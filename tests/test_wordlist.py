@@ -151,6 +151,16 @@ def test_garbage_list_raises_no_words():
         read_word_list(image, _loc(truth), truth["grid"], source="page.png")
 
 
+def test_photo_texture_read_as_words_is_not_a_list():
+    """A photo of a puzzle printed without a list, on a cloth that Tesseract reads as hundreds of specks and
+    scraps (scanner.synth condition nolist, seed 3, read with no time limit): two scraps came within two letters
+    of grid strings (CEWRS, Sonr¥ for CEWSS, SPORT) and were taken for its list, so its hidden words were never
+    looked for."""
+    image, truth = synth.condition_case("nolist", 3)
+    with pytest.raises(NoWordsError):
+        read_word_list(image, find_grids(image)[0], truth["grid"], source="nolist.jpg")
+
+
 def test_words_image_reads_the_whole_picture():
     """--words-image: a separate picture holding only the list (loc=None), one misread-able word per line."""
     words = ["PLANET", "TOASTER", "HAN SOLO", "BANANA"]
