@@ -211,19 +211,21 @@ def _rules(gray: np.ndarray, lat: _Lattice, px: int = 16) -> tuple[np.ndarray, n
     """The share of each row boundary's and each column boundary's length (outer ones included, top to bottom
     and left to right) along which a rule runs. `gray`: dark ink on light paper. A rule is a dark run longer
     than 1.5 pitches (letters are shorter), found within 0.3 pitch of the boundary (a page's bend or the
-    lattice's small misfit moves it)."""
+    lattice's small misfit moves it). The lighting is flattened first, and the ink is not grown to bridge
+    breaks: under a lamp's fall-off the paper on a grid's darker side counted as ink, and grown, a blurred line
+    of small print joined into a run (a night photo's instruction line above its grid read as the frame)."""
     pad = px  # so that the outer boundaries have a window on both sides
     to_lattice = np.array([[1 / px, 0, lat.c0 - 0.5 - pad / px], [0, 1 / px, lat.r0 - 0.5 - pad / px], [0, 0, 1]])
     size = (lat.cols * px + 2 * pad, lat.rows * px + 2 * pad)
     flat = cv2.warpPerspective(gray, np.linalg.inv(lat.H @ to_lattice), size, flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
+    flat = imaging.flatten(flat, imaging.paper(flat, px, premedian=3))
     ink, paper = np.percentile(flat, (2, 80))
     dark = (flat < paper - 0.25 * (paper - ink)).astype(np.uint8)  # rules are often printed light grey
     near = round(0.3 * px)
 
     def shares(dark: np.ndarray, count: int) -> np.ndarray:
-        bridged = cv2.dilate(dark, np.ones((3, 3), np.uint8))  # breaks from blur or JPEG, a slight slope
-        runs = cv2.morphologyEx(bridged, cv2.MORPH_OPEN, np.ones((1, round(1.5 * px)), np.uint8))
+        runs = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((1, round(1.5 * px)), np.uint8))
         share = np.count_nonzero(runs[:, pad:-pad], axis=1) / (runs.shape[1] - 2 * pad)
         return np.array([share[pad + k * px - near:pad + k * px + near + 1].max() for k in range(count + 1)])
 
