@@ -51,6 +51,8 @@ NODE_TOL = 0.33
 """A blob sits on a lattice node when both its lattice coordinates are within this many pitches of integers."""
 FIT_ROUNDS = 60
 """Most grow/shrink rounds of a lattice fit."""
+SQUARE = (0.7, 1.4)
+"""Cell width over height of a grid's cells (see _halved)."""
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         bright = cv2.max(cv2.max(b, g), r)
         if best is None or _coloured_ink(bright, cv2.min(cv2.min(b, g), r), best.corners()):
             lattices += _search(bright)
-    lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat)
-                                                   for other in lattices)]
+    lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
+                                                   _halved(lat, other) for other in lattices)]
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
@@ -192,6 +194,25 @@ def _extends(lat: _Lattice, other: _Lattice) -> bool:
         return False
     quad = lat.corners().astype(np.float32)
     return all(cv2.pointPolygonTest(quad, (float(x), float(y)), True) > -0.5 * pitch for x, y in other.corners())
+
+
+def _halved(lat: _Lattice, other: _Lattice) -> bool:
+    """Whether `lat` is `other`, a full grid of square cells, with every row or every column cut in two: in a
+    blurred photo of a ruled grid the rules break into letter-sized blobs between the letters, and a lattice of
+    letters and rule pieces counts twice the nodes. A grid's cells are about square, so cells twice as tall as
+    wide (or twice as wide as tall) over the same corners are the rules' doing."""
+    if (lat.rows, lat.cols) not in ((2 * other.rows, other.cols), (other.rows, 2 * other.cols)) or other.fill < 0.97:
+        return False
+    return _near(lat.corners(), other.corners(), other.cols) and SQUARE[0] < _aspect(other) < SQUARE[1] and \
+        not SQUARE[0] < _aspect(lat) < SQUARE[1]
+
+
+def _aspect(lat: _Lattice) -> float:
+    """A lattice's cell width over its cell height (mean over opposite sides)."""
+    c = lat.corners()
+    width = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2 / lat.cols
+    height = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2 / lat.rows
+    return float(width / max(height, 1e-6))
 
 
 def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> bool:
