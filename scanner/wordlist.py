@@ -1167,6 +1167,28 @@ def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | Non
     return _tighten(flat, boxes)
 
 
+def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.ndarray] | None,
+                overlap: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The parts of the page along the grid beyond a block of list entries (corners ``lo``, ``hi``; x, y), each
+    overlapping the block by ``overlap`` px: a list is set out along its grid, below or above it across the
+    grid's width, beside it down the grid's height, and columns of it that the page's reading missed
+    (show-through or texture round them) lie there. Read on their own, not as one wider block: a wider block
+    reads every entry worse."""
+    if grid_box is None:
+        return []
+    g_lo, g_hi = grid_box
+    strips = []
+    for along, across in ((0, 1), (1, 0)):  # below or above the grid: strips along x; beside it: along y
+        if lo[across] < g_hi[across] and hi[across] > g_lo[across]:
+            continue
+        for start, end in ((g_lo[along], lo[along] + overlap), (hi[along] - overlap, g_hi[along])):
+            if end - start > 2 * overlap:
+                s_lo, s_hi = lo.copy(), hi.copy()
+                s_lo[along], s_hi[along] = start, end
+                strips.append((s_lo, s_hi))
+    return strips
+
+
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
                    other_grids=(), seconds: float | None = None) -> WordList:
     """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
@@ -1207,10 +1229,13 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
     read = _judge(_tighten(flat, engine.read_text(flat, 11, left())), letters)
     reading = _choose(*read, letters, soft)
+    grid_box = None
+    if loc is not None:
+        q = cv2.perspectiveTransform(np.asarray(loc.corners, np.float64)[None], T)[0]
+        grid_box = (q.min(axis=0), q.max(axis=0))
     if not reading[2] and loc is not None:
         # Nothing found: Tesseract's layout analysis can lose a list among photo background texture; look
         # again at the page close to the grid only.
-        q = cv2.perspectiveTransform(np.asarray(loc.corners, np.float64)[None], T)[0]
         reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
         read = _judge(_crop_boxes(flat, q.min(axis=0) - reach, q.max(axis=0) + reach, engine, 11, left()), letters)
         reading = _choose(*read, letters, soft)
@@ -1221,9 +1246,12 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         entries, chosen = reading[0], reading[2]
         h = float(np.median([entries[i].height for i in chosen]))
         box = np.array([entries[i].box for i in chosen], np.float64)
-        again = _judge(_crop_boxes(flat, box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h, engine, 6,
-                                   left()), letters)
+        lo, hi = box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h
+        again = _judge(_crop_boxes(flat, lo, hi, engine, 6, left()), letters)
         read, reading = merge(read, reading, again)
+        for strip_lo, strip_hi in _along_grid(lo, hi, grid_box, 3 * h):
+            more = _judge(_crop_boxes(flat, strip_lo, strip_hi, engine, 6, left()), letters)
+            read, reading = merge(read, reading, more)
         # Last look, alone, at each entry of the list's block that did not make the list and at each line of the
         # list's columns that lacks an entry or holds one the grid does not hold as read: the layout of a block of
         # small or hand-lettered print misleads Tesseract's reading of its words. Only readings the grid backs as

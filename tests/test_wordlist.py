@@ -161,6 +161,16 @@ def test_photo_texture_read_as_words_is_not_a_list():
         read_word_list(image, find_grids(image)[0], truth["grid"], source="nolist.jpg")
 
 
+def test_list_columns_the_page_reading_missed_are_read_along_the_grid():
+    """A newsprint page (scanner.synth condition newsprint, seed 41) whose list of four columns sits over the
+    show-through of the other side's grid: the page's reading found two words of the last columns, and the block
+    read round the entries found took in only the first two columns (10 of 20 words)."""
+    image, truth = synth.condition_case("newsprint", 41)
+    words = read_word_list(image, find_grids(image)[0], truth["grid"], source="newsprint.jpg").words
+    recovered, spurious = _score(words, truth["words"])
+    assert recovered == 20 and spurious <= 2, (recovered, spurious)
+
+
 def test_words_image_reads_the_whole_picture():
     """--words-image: a separate picture holding only the list (loc=None), one misread-able word per line."""
     words = ["PLANET", "TOASTER", "HAN SOLO", "BANANA"]
