@@ -10,8 +10,9 @@ letters of a noisy, dim or hand-lettered photo read poorly in every turn, though
 the grey-level classifier (scanner.classify), which sees through noise, decides if it clearly prefers a turn,
 judging by its model of the letters' case (its capitals model is surer of some lower-case grids upside down).
 On the corpus and 24 generated hard pages in all four turns (236 cases), Tesseract alone chooses 15 wrong turns
-and the classifier alone 3; together, 1; on 36 other hard pages (144 cases), 20, 9 and 6 (bench/orientation.py);
-on 10 lower-case photos upright and upside down, the scanner 2 of 20 (4 when the capitals model judged them).
+and the classifier alone 3; together, 1; on 36 other hard pages (seeds 304-309, 144 cases), 20, 9 and 6
+(bench/orientation.py); on 10 lower-case photos upright and upside down, the scanner 2 of 20 (4 when the
+capitals model judged them).
 Detection itself does not care which way up the page is; only the corner order changes (scanner.detect.turned).
 """
 from __future__ import annotations
