@@ -51,6 +51,8 @@ NODE_TOL = 0.33
 """A blob sits on a lattice node when both its lattice coordinates are within this many pitches of integers."""
 FIT_ROUNDS = 60
 """Most grow/shrink rounds of a lattice fit."""
+MIN_CONTRAST = 40
+"""Grey levels below the paper from which a lattice's surroundings hold ink at all (see _lattice_ink)."""
 SQUARE = (0.7, 1.4)
 """Cell width over height of a grid's cells (see _halved)."""
 
@@ -157,6 +159,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     for lat in chosen:
         inverted = _light_on_dark(work, lat)
         lat = _within_frame(255 - work if inverted else work, lat)
+        lat = _to_frame(255 - work if inverted else work, lat)
         located.append(GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=inverted))
     return located
 
@@ -228,29 +231,76 @@ def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> 
     return np.count_nonzero((hi - lo > 50) & (hi < 0.85 * paper)) > 0.002 * hi.size
 
 
-def _rules(gray: np.ndarray, lat: _Lattice, px: int = 16) -> tuple[np.ndarray, np.ndarray]:
-    """The share of each row boundary's and each column boundary's length (outer ones included, top to bottom
-    and left to right) along which a rule runs. `gray`: dark ink on light paper. A rule is a dark run longer
-    than 1.5 pitches (letters are shorter), found within 0.3 pitch of the boundary (a page's bend or the
-    lattice's small misfit moves it). The lighting is flattened first, and the ink is not grown to bridge
-    breaks: under a lamp's fall-off the paper on a grid's darker side counted as ink, and grown, a blurred line
-    of small print joined into a run (a night photo's instruction line above its grid read as the frame)."""
-    pad = px  # so that the outer boundaries have a window on both sides
-    to_lattice = np.array([[1 / px, 0, lat.c0 - 0.5 - pad / px], [0, 1 / px, lat.r0 - 0.5 - pad / px], [0, 0, 1]])
-    size = (lat.cols * px + 2 * pad, lat.rows * px + 2 * pad)
+def _lattice_ink(gray: np.ndarray, lat: _Lattice, px: int) -> np.ndarray:
+    """The lattice's grid, and a cell round it, warped to ``px`` pixels a cell with the lighting flattened: ink
+    1 on 0. Ink is a quarter of the way from the paper to the darkest ink within two cells (rules are often
+    printed light grey, and glare over part of a photo makes its ink grey), where that ink is MIN_CONTRAST grey
+    levels darker than the paper at all (not grain on blank paper). The lattice's outer boundaries lie at
+    ``px`` and ``px`` + cols x ``px`` (x), ``px`` and ``px`` + rows x ``px`` (y)."""
+    to_lattice = np.array([[1 / px, 0, lat.c0 - 1.5], [0, 1 / px, lat.r0 - 1.5], [0, 0, 1]])
+    size = (lat.cols * px + 2 * px, lat.rows * px + 2 * px)
     flat = cv2.warpPerspective(gray, np.linalg.inv(lat.H @ to_lattice), size, flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
     flat = imaging.flatten(flat, imaging.paper(flat, px, premedian=3))
-    ink, paper = np.percentile(flat, (2, 80))
-    dark = (flat < paper - 0.25 * (paper - ink)).astype(np.uint8)  # rules are often printed light grey
+    paper = float(np.percentile(flat, 80))
+    ink = cv2.GaussianBlur(cv2.erode(flat, np.ones((2 * px + 1, 2 * px + 1), np.uint8)).astype(np.float32), (0, 0), px)
+    return ((flat < paper - 0.25 * (paper - ink)) & (paper - ink > MIN_CONTRAST)).astype(np.uint8)
+
+
+def _runs(dark: np.ndarray, px: int) -> np.ndarray:
+    """The dark runs along x longer than 1.5 cells (letters are shorter): rules."""
+    return cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((1, round(1.5 * px)), np.uint8))
+
+
+def _rules(gray: np.ndarray, lat: _Lattice, px: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """The share of each row boundary's and each column boundary's length (outer ones included, top to bottom
+    and left to right) along which a rule runs, found within 0.3 cell of the boundary (a page's bend or the
+    lattice's small misfit moves it). The ink is not grown to bridge breaks: grown, a blurred line of small
+    print joined into a run (a night photo's instruction line above its grid read as the frame)."""
+    dark = _lattice_ink(gray, lat, px)
     near = round(0.3 * px)
 
     def shares(dark: np.ndarray, count: int) -> np.ndarray:
-        runs = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((1, round(1.5 * px)), np.uint8))
-        share = np.count_nonzero(runs[:, pad:-pad], axis=1) / (runs.shape[1] - 2 * pad)
-        return np.array([share[pad + k * px - near:pad + k * px + near + 1].max() for k in range(count + 1)])
+        share = np.count_nonzero(_runs(dark, px)[:, px:-px], axis=1) / (dark.shape[1] - 2 * px)
+        return np.array([share[px + k * px - near:px + k * px + near + 1].max() for k in range(count + 1)])
 
     return shares(dark, lat.rows), shares(np.ascontiguousarray(dark.T), lat.cols)
+
+
+def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 3, px: int = 16) -> _Lattice:
+    """The lattice grown, by up to ``most`` rows or columns a side, to its ruled frame (see _closes): glare over
+    a photo's edge columns, or a last row that fits its lattice loosely, left them out (8x6 and 11x12 grids of
+    8x8 and 12x12)."""
+    grown = dict.fromkeys(("c0", "c1", "r0", "r1"), 0)
+    while True:
+        for side, count in grown.items():
+            bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
+            if count < most and _closes(gray, bigger, side, px):
+                lat, grown[side] = bigger, count + 1
+                break
+        else:
+            return lat
+
+
+def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
+    """Whether the outer row or column ``side`` (c0, c1, r0, r1) of the lattice is a line of the grid's ruled
+    cells: the rules between the cells run across it (RULE of their length there), most of its cells hold ink,
+    and a rule closes it on the far side (along BEYOND of its length: glare breaks it)."""
+    RULE, BEYOND, INKED = 0.85, 0.7, 0.03
+    dark = _lattice_ink(gray, lat, px)
+    if side in ("r0", "r1"):
+        dark = np.ascontiguousarray(dark.T)  # rows become columns: one check for both
+    new = slice(px, 2 * px) if side in ("c0", "r0") else slice(-2 * px, -px)
+    outer = px if side in ("c0", "r0") else dark.shape[1] - px
+    near = round(0.3 * px)
+    across = _runs(np.ascontiguousarray(dark.T), px).T  # rules along y
+    along = _runs(dark, px)  # rules along x, across the new line of cells
+    beyond = across[px:-px, outer - near:outer + near + 1].any(axis=1).mean()
+    bounds = [along[px + k * px - near:px + k * px + near + 1, new].any(axis=0).mean()
+              for k in range(dark.shape[0] // px - 1)]
+    inked = [dark[px + k * px + px // 4:px + (k + 1) * px - px // 4, new][:, px // 4:-(px // 4)].mean() > INKED
+             for k in range(dark.shape[0] // px - 2)]
+    return beyond >= BEYOND and np.median(bounds) >= RULE and np.mean(inked) >= 0.5
 
 
 def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:

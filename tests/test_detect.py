@@ -315,6 +315,17 @@ def test_a_blurred_ruled_grid_is_not_read_with_its_columns_halved(seed: int, sha
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+@pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12))])
+def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -> None:
+    """Small photos of ruled grids (scanner.synth condition small): glare over the left two columns of one left
+    their letters too faint to find (8x6 before), and the other's last row fitted its lattice too loosely
+    (11x12); their rules go on round those cells to the frame."""
+    image, truth = synth.condition_case("small", seed)
+    loc = find_grid(image, "small photo")
+    assert (loc.rows, loc.cols) == shape
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_a_blurred_line_of_text_above_a_ruled_grid_at_night_is_not_a_row() -> None:
     """A night photo (scanner.synth condition dim, seed 46) of a ruled grid with an instruction line just above
     it: the lamp's fall-off and the blur made the line and the paper around it read as a rule, so the line
