@@ -209,7 +209,8 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
             readings = _readings(letters, (0,), engine, alphabet)
     lower = _lower(readings, letters)
     if lower is None:
-        sureness = {model: classifier_turns(band(3 * SAMPLE), cell_px, model)[best] for model in ("lower", "capitals")}
+        sureness = {model: classifier_turns(band(3 * SAMPLE), cell_px, model).get(best, 0.0)
+                    for model in ("lower", "capitals")}
         lower = sureness["lower"] >= sureness["capitals"] + LOWER_BY
     return Orientation(best, lower)
 
