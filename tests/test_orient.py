@@ -123,6 +123,15 @@ def test_lower_case_photos_are_found_upright_and_in_lower_case(seed: int) -> Non
         assert (found.turns, found.lower) == ((4 - turns) % 4, True), f"turned {90 * turns} degrees"
 
 
+def test_a_band_without_letters_to_judge_the_case_by_is_read_as_capitals() -> None:
+    """A small photo of a ruled grid under glare (scanner.synth condition small, seed 41), turned each quarter
+    turn: when the classifier's wider band holds no letter, the case is capitals (it raised a KeyError)."""
+    for turns, found in _orientations_in_every_turn(synth.condition_case("small", 41)[0]):
+        assert found.turns in range(4) and not found.lower, f"turned {90 * turns} degrees"
+        if turns == 0:
+            assert found.turns == 0
+
+
 def _lower_case_page(seed: int, font: int) -> tuple[np.ndarray, dict]:
     rng = np.random.default_rng(seed)
     _, puzzle = synth.random_puzzle(rng, 13, 13)
