@@ -190,18 +190,24 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
                 alphabet: str) -> Orientation:
     """Which way up the rectified grid is printed, and in which case."""
     bands: dict[int, Band] = {}
+    certainty: dict[str, dict[int, float]] = {}
 
     def band(count: int) -> Band:
         if count not in bands:
             bands[count] = middle_band(rectified_gray, rows, cols, cell_px, count)
         return bands[count]
 
+    def turns_by(model: str) -> dict[int, float]:
+        """classifier_turns of the wider band by ``model``, asked once."""
+        if model not in certainty:
+            certainty[model] = classifier_turns(band(3 * SAMPLE), cell_px, model)
+        return certainty[model]
+
     if len(band(SAMPLE).found) < 2:
         return Orientation()
     best, readings, letters = _tesseract_turn(rectified_gray, rows, cols, cell_px, engine, alphabet, band)
     if max(score for score, _ in readings.values()) < SURE:
-        model = "lower" if _lower(readings, letters) else "capitals"
-        scores = classifier_turns(band(3 * SAMPLE), cell_px, model)
+        scores = turns_by("lower" if _lower(readings, letters) else "capitals")
         ranked = sorted(scores, key=scores.get, reverse=True)
         if len(ranked) > 1 and ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
             best = ranked[0]
@@ -209,8 +215,7 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
             readings = _readings(letters, (0,), engine, alphabet)
     lower = _lower(readings, letters)
     if lower is None:
-        sureness = {model: classifier_turns(band(3 * SAMPLE), cell_px, model).get(best, 0.0)
-                    for model in ("lower", "capitals")}
+        sureness = {model: turns_by(model).get(best, 0.0) for model in ("lower", "capitals")}
         lower = sureness["lower"] >= sureness["capitals"] + LOWER_BY
     return Orientation(best, lower)
 

@@ -779,8 +779,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters, or
     near a grid string with 5+; these are kept however unsure the OCR was): three, or one found as read and
-    another, or one found as read of 5+ letters. When the grid confirms no block (a badly read grid), the block with the most confidently read dictionary words
-    is taken if it has at least three and they make half of it. Within a block, entries far off the list's text
+    another, or one found as read of 5+ letters. When the grid confirms no block (a badly read grid), the block
+    with the most confidently read dictionary words is taken if it has at least three and they make half of it. Within a block, entries far off the list's text
     height or read with low confidence are dropped unless the grid vouches for them; an entry the grid does not have
     at all (a misprint, a misread grid, or a stray caption) is kept only when it is short, read confidently and
     lines up with a column of confirmed entries (or, when it is a dictionary word, with another confidently read
