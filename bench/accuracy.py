@@ -252,6 +252,10 @@ def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int =
             scores.append(score(f"{condition} seed {seed}", condition, image, truth, engine))
             print_line(scores[-1], verbose)
             lists.append(list_read_score(f"{condition} seed {seed}", image, truth, engine))
+            if verbose:
+                got = lists[-1]
+                print(f"    list read: {got.recovered}/{got.listed} recovered, {got.spurious} spurious, "
+                      f"{got.found}/{got.hits} found at the right cells")
             if condition == "rotated":
                 base, base_truth = random_case(truth["case"]["base"]["seed"])
                 upright.append(score(f"upright seed {seed}", "upright", base, base_truth, engine))
