@@ -38,6 +38,7 @@ FALLBACK_CONF = 0.55  # a cell read in the composite below this (0..1) is re-rea
 HOLE_AREA = 0.03  # see holes()
 WIDE_FONT, WIDE_FONT_TO = 1.1, 0.8  # see narrowed()
 GRAIN_LEVEL, GRAIN_MEDIAN = 6.0, 13  # see denoise()
+THICK_LINE, LINE_BAND = 3, 0.2  # see unruled()
 LOOK_ALIKE, SURE, OUTVOTE = 0.9, 0.85, 0.1  # see _same_shapes()
 BARS = ("l", "I", "|")  # see _normalise()
 DEGRADED_BELOW, CLASSIFIER_SURE, CLASSIFIER_OVERRIDES = 0.6, 0.92, 0.95  # see _classifier_opinions()
@@ -98,6 +99,20 @@ def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0, band: float =
         vertical[:, off_band(ink.shape[1])] = 0
     edge = max(3, cell_px // 12) | 1
     return cv2.dilate(horizontal | vertical, np.ones((edge, edge), np.uint8)) > 0
+
+
+def unruled(flat: np.ndarray, cell_px: int) -> np.ndarray:
+    """``flat`` with its grid lines and frame painted over with paper: straight runs a cell long within
+    LINE_BAND of a cell boundary (a letter's stem beside a shaded cell's edge also runs a cell long), and not in
+    dark expanses a THICK_LINE-th of a cell thick both ways (the table or shadow beyond the page's edge: painting
+    them over would take the letters beside them too)."""
+    smooth = cv2.GaussianBlur(flat, (0, 0), max(0.5, cell_px / 40))
+    _, rough = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    k = max(3, cell_px // THICK_LINE)
+    expanse = cv2.dilate(cv2.morphologyEx(rough, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), np.ones((k, k), np.uint8))
+    out = flat.copy()
+    out[grid_lines(rough, cell_px, band=LINE_BAND) & (expanse == 0)] = 255
+    return out
 
 
 def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
@@ -609,6 +624,7 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         return
     rows, cols = cells.conf.shape
     everything = [(r, c) for r in range(rows) for c in range(cols)]
+    flat = unruled(flat, cell_px)  # a thick frame beside an edge cell would pull its window off the letter
     windows, contrast = classify.cell_windows(flat, everything, cell_px, letter_px)
     inked = contrast >= max(BLANK_CONTRAST * float(np.median(contrast)), INK_CONTRAST)
     if not inked.any():

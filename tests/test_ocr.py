@@ -13,7 +13,7 @@ import pytest
 from scanner import imaging, synth
 from scanner.engine import get_engine
 from scanner.ocr import (DEFAULT_ALPHABET, GRAIN_LEVEL, LOOK_ALIKE, WIDE_FONT, WIDE_FONT_TO, GridReading, clean_letters,
-                         flatten, grid_masks, holes, narrowed, read_grid, shape_vector)
+                         flatten, grid_masks, holes, narrowed, read_grid, shape_vector, unruled)
 
 CELL = 64
 
@@ -285,3 +285,33 @@ def test_shape_vectors_find_the_same_letter():
     alike = score >= LOOK_ALIKE
     assert closest_same >= 0.95
     assert alike[same].mean() >= 0.9 and alike[~same].mean() <= 0.05
+
+
+def test_unruled_paints_over_rules_and_frame_but_not_letters_or_dark_expanses():
+    """The classifier's view of a grid: rules and a thick frame become paper; a letter and a dark expanse
+    beside the grid (a table beyond the page's edge) stay."""
+    flat = np.full((4 * CELL, 4 * CELL), 255, np.uint8)
+    for k in range(1, 4):
+        flat[k * CELL - 1:k * CELL + 2, :] = 40
+        flat[:, k * CELL - 1:k * CELL + 2] = 40
+    cv2.rectangle(flat, (0, 0), (4 * CELL - 1, 4 * CELL - 1), 30, 8)  # the frame
+    flat[3 * CELL + 10:, 3 * CELL + 10:] = 20  # a dark corner, two thirds of a cell thick
+    cv2.putText(flat, "E", (CELL + 16, 2 * CELL - 14), cv2.FONT_HERSHEY_SIMPLEX, 1.3, 0, 5)
+    out = unruled(flat, CELL)
+    assert out[2 * CELL, CELL // 2] == 255 and out[CELL // 2, 2 * CELL] == 255  # rules
+    assert out[2 * CELL, 2] == 255 and out[4 * CELL - 3, CELL // 2] == 255  # frame
+    inside = np.s_[CELL + 8:2 * CELL - 8, CELL + 8:2 * CELL - 8]  # the cell clear of its rules
+    letter = flat[inside] < 128
+    assert letter.sum() > 300 and np.array_equal(out[inside][letter], flat[inside][letter])
+    assert (out[3 * CELL + 20:, 3 * CELL + 20:] == 20).all()
+
+
+def test_edge_cells_beside_a_thick_frame():
+    """A 640x480-class photo of a ruled 10x10 grid in a thick frame (synth small, seed 44): the classifier reads
+    the edge cells without the frame pulling its windows off the letters: >= 98% of cells (measured 100%; with
+    the frame in its view 85%)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("small", 44)
+    puzzle = solve_image(image, source="small 44", words=[])[0]
+    assert cells_right(puzzle.reading, truth["grid"]) >= 98
