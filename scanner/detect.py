@@ -255,13 +255,16 @@ def _runs(dark: np.ndarray, px: int) -> np.ndarray:
 def _rules(gray: np.ndarray, lat: _Lattice, px: int = 16) -> tuple[np.ndarray, np.ndarray]:
     """The share of each row boundary's and each column boundary's length (outer ones included, top to bottom
     and left to right) along which a rule runs, found within 0.3 cell of the boundary (a page's bend or the
-    lattice's small misfit moves it). The ink is not grown to bridge breaks: grown, a blurred line of small
-    print joined into a run (a night photo's instruction line above its grid read as the frame)."""
+    lattice's small misfit moves it). Only 1 px breaks along a rule are bridged (grain breaks thin rules into
+    pieces shorter than a run: a grainy corpus grid upside down lost its outer row). The ink is not grown:
+    grown, a blurred line of small print joined into a run (a night photo's instruction line above its grid
+    read as the frame)."""
     dark = _lattice_ink(gray, lat, px)
     near = round(0.3 * px)
 
     def shares(dark: np.ndarray, count: int) -> np.ndarray:
-        share = np.count_nonzero(_runs(dark, px)[:, px:-px], axis=1) / (dark.shape[1] - 2 * px)
+        bridged = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((1, 2), np.uint8))
+        share = np.count_nonzero(_runs(bridged, px)[:, px:-px], axis=1) / (dark.shape[1] - 2 * px)
         return np.array([share[px + k * px - near:px + k * px + near + 1].max() for k in range(count + 1)])
 
     return shares(dark, lat.rows), shares(np.ascontiguousarray(dark.T), lat.cols)
