@@ -101,13 +101,19 @@ def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0, band: float =
     return cv2.dilate(horizontal | vertical, np.ones((edge, edge), np.uint8)) > 0
 
 
+def _rough_ink(flat: np.ndarray, cell_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """(``flat`` lightly smoothed, which tames noise specks; its ink (255) by Otsu's threshold, lines and all)."""
+    smooth = cv2.GaussianBlur(flat, (0, 0), max(0.5, cell_px / 40))
+    _, rough = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    return smooth, rough
+
+
 def unruled(flat: np.ndarray, cell_px: int) -> np.ndarray:
     """``flat`` with its grid lines and frame painted over with paper: straight runs a cell long within
     LINE_BAND of a cell boundary (a letter's stem beside a shaded cell's edge also runs a cell long), and not in
     dark expanses a THICK_LINE-th of a cell thick both ways (the table or shadow beyond the page's edge: painting
     them over would take the letters beside them too)."""
-    smooth = cv2.GaussianBlur(flat, (0, 0), max(0.5, cell_px / 40))
-    _, rough = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    _, rough = _rough_ink(flat, cell_px)
     k = max(3, cell_px // THICK_LINE)
     expanse = cv2.dilate(cv2.morphologyEx(rough, cv2.MORPH_OPEN, np.ones((k, k), np.uint8)), np.ones((k, k), np.uint8))
     out = flat.copy()
@@ -121,8 +127,7 @@ def ink_mask(flat: np.ndarray, cell_px: int) -> np.ndarray:
     The threshold is chosen without the grid lines, so dark heavy lines do not push pale letters into the
     paper class; lines that only show at that lighter threshold are found and removed in a second pass.
     """
-    smooth = cv2.GaussianBlur(flat, (0, 0), max(0.5, cell_px / 40))  # tames noise specks
-    _, rough = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    smooth, rough = _rough_ink(flat, cell_px)
     lines = grid_lines(rough, cell_px)
     rest = smooth[~lines]
     if rest.size == 0 or float(rest.max()) - float(rest.min()) < 40:
