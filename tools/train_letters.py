@@ -85,7 +85,7 @@ def dataset(indices: range, model: str, first_seed: int) -> tuple[list[str], np.
     return sources, np.concatenate([w for _, w, _ in parts]), np.concatenate([y for _, _, y in parts])
 
 
-def shifted(x: np.ndarray, rng: np.random.Generator, tilt: float) -> np.ndarray:
+def jittered(x: np.ndarray, rng: np.random.Generator, tilt: float) -> np.ndarray:
     """Each window moved by up to 2 px each way (the centring is not exact), turned by up to ``tilt`` degrees
     and scaled to match (hand lettering leans and varies in size; measured letter heights are a little off)."""
     out = np.empty_like(x)
@@ -117,7 +117,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int, hidden: int, tilt: float, s
     for epoch in range(epochs):
         lr = rate * (0.5 ** (epoch / max(1, epochs / 3)))
         order = rng.permutation(len(x))
-        xs = shifted(x[order], rng, tilt).reshape(len(x), -1)
+        xs = jittered(x[order], rng, tilt).reshape(len(x), -1)
         ys = y[order]
         loss = 0.0
         for start in range(0, len(xs), batch):
