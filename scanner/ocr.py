@@ -41,7 +41,8 @@ GRAIN_LEVEL, GRAIN_MEDIAN = 6.0, 13  # see denoise()
 THICK_LINE, LINE_BAND = 3, 0.2  # see unruled()
 LOOK_ALIKE, SURE, OUTVOTE = 0.9, 0.85, 0.1  # see _same_shapes()
 BARS = ("l", "I", "|")  # see _normalise()
-DEGRADED_BELOW, CLASSIFIER_SURE, CLASSIFIER_OVERRIDES = 0.6, 0.92, 0.95  # see _classifier_opinions()
+# see _classifier_opinions()
+DEGRADED_BELOW, CLASSIFIER_SURE, CLASSIFIER_SURE_MOSTLY, CLASSIFIER_OVERRIDES = 0.6, 0.92, 0.7, 0.95
 BLANK_CONTRAST, INK_CONTRAST, GIVES_WAY, LOWER_UNSURE = 0.3, 12.0, 0.5, 0.2
 FAINT_INK = 150.0  # grey levels from paper to ink of a grid's median cell under which its print is faint
 LOWER_SHAPES = "abdefghmnqrty"  # lower-case letters unlike their capitals (see printed_lower())
@@ -607,7 +608,9 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
     classifier's median probability over the cells where the two disagree is at least CLASSIFIER_SURE: every cell
     takes the classifier's letter. Over the disputed cells, not all: of a clean screenshot in a pixel font it never
     saw, the classifier is sure of the letters Tesseract reads too, and unsure of the rest (median 0.85 there, where
-    hand-lettered, small and night photos measure 0.97-0.99).
+    hand-lettered, small and night photos measure 0.97-0.99). When the two disagree on most cells, one of them
+    reads nonsense, and CLASSIFIER_SURE_MOSTLY is enough: small blurred lower-case photos (0.84 there, with
+    Tesseract's median confidence 0.12; the screenshot disputes 30% of its cells).
     When its print is also faint (the median cell spans under FAINT_INK grey levels: a night photo, not a clean
     screenshot in a font the classifier never saw), the classifier reads the cells at the letter size it is
     surest of, steadied over pixel shifts (classify.surest_size), since the measured letter height is as
@@ -646,7 +649,8 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         p = classify.probabilities(windows, "lower" if cells.lower else "capitals")
     best, sure = p.argmax(axis=1), p.max(axis=1)
     disputed = inked & np.array([alphabet[best[i]] != cells.grid[r][c] for i, (r, c) in enumerate(everything)])
-    degraded = tesseract_unsure and disputed.any() and np.median(sure[disputed]) >= CLASSIFIER_SURE
+    degraded = tesseract_unsure and disputed.any() and np.median(sure[disputed]) >= (
+        CLASSIFIER_SURE_MOSTLY if disputed.sum() > 0.5 * inked.sum() else CLASSIFIER_SURE)
     for i, (r, c) in enumerate(everything):
         letter, read, conf = alphabet[best[i]], cells.grid[r][c], float(cells.conf[r, c])
         if not inked[i] or (letter == read and conf > 0):
