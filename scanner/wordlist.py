@@ -94,6 +94,8 @@ LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
                     r"|[\dIlOoTASZBG&¢$§|!]{1,2}[.,]\s+(?=\w\w)"  # a number misread: Il. (11.) TO. (10.) &. (6.)
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
+TITLE = re.compile(r"\bword\s*(?:search|find|seek)", re.IGNORECASE)
+"""A puzzle's title ("Space Word Search"): no word of its line is a list entry, though the grid may hold one."""
 NUMBER = re.compile(r"^\(?\d{1,3}[.):,]$")
 """An entry's number on its own (``7.``, ``12)``): where an entry starts."""
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
@@ -671,9 +673,10 @@ def _split_at_columns(run: list, starts: np.ndarray) -> list[list]:
 
 
 def _candidates(boxes: list) -> list[_Entry]:
-    """Candidate list entries from word boxes: sentences and page furniture dropped, text cleaned."""
+    """Candidate list entries from word boxes: titles, sentences and page furniture dropped, text cleaned."""
     words = [b for b in boxes if b.text and b.text.strip()]
-    runs = [run for line in _lines(words) for run in _split_line(line)]
+    runs = [run for line in _lines(words) if not TITLE.search(" ".join(b.text for b in line))
+            for run in _split_line(line)]
     starts = np.array([run[0].left for run in runs], np.float64)
     out = []
     for run in runs:
@@ -1179,13 +1182,27 @@ def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.n
     g_lo, g_hi = grid_box
     strips = []
     for along, across in ((0, 1), (1, 0)):  # below or above the grid: strips along x; beside it: along y
-        if lo[across] < g_hi[across] and hi[across] > g_lo[across]:
+        middle = (lo[across] + hi[across]) / 2  # the block's margin may reach into the grid: its middle does not
+        if g_lo[across] < middle < g_hi[across]:
             continue
         for start, end in ((g_lo[along], lo[along] + overlap), (hi[along] - overlap, g_hi[along])):
             if end - start > 2 * overlap:
                 s_lo, s_hi = lo.copy(), hi.copy()
                 s_lo[along], s_hi[along] = start, end
                 strips.append((s_lo, s_hi))
+    return strips
+
+
+def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The strips of the page (corners lo, hi; x, y) ``reach`` deep below, above, right and left of a grid with
+    corners ``lo``, ``hi``, each as long as the grid's side and a little more (words level with the grid's edge
+    are clear of the strip's): clear of the shadow and background beside the sheet."""
+    margin, strips = 0.1 * reach, []
+    for axis in (1, 0):
+        for end in (1, 0):
+            s_lo, s_hi = lo - margin, hi + margin
+            s_lo[axis], s_hi[axis] = (hi[axis], hi[axis] + reach) if end else (lo[axis] - reach, lo[axis])
+            strips.append((s_lo, s_hi))
     return strips
 
 
@@ -1234,11 +1251,15 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         q = cv2.perspectiveTransform(np.asarray(loc.corners, np.float64)[None], T)[0]
         grid_box = (q.min(axis=0), q.max(axis=0))
     if not reading[2] and loc is not None:
-        # Nothing found: Tesseract's layout analysis can lose a list among photo background texture; look
-        # again at the page close to the grid only.
+        # Nothing found: Tesseract's layout analysis can lose a list among photo background texture and shadow;
+        # look again at the page close to the grid only, then at each side of the grid alone as a block of text
+        # (the sparse layout can miss most of a plain list: a sideways page read 2 of 20 words).
         reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        read = _judge(_crop_boxes(flat, q.min(axis=0) - reach, q.max(axis=0) + reach, engine, 11, left()), letters)
-        reading = _choose(*read, letters, soft)
+        for psm, places in ((11, [(q.min(axis=0) - reach, q.max(axis=0) + reach)]), (6, _sides(*grid_box, reach))):
+            if not reading[2]:
+                read = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, left())],
+                              letters)
+                reading = _choose(*read, letters, soft)
     if reading[2]:
         # Second look at the list alone, as one block of text: the sparse page layout skips lines of a big page
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
