@@ -91,7 +91,7 @@ blurred print is misread by several letters (SOWENR for SOUVENIR, PLAREY for PLA
 the grid's words."""
 FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
 LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
-                    r"|[\dIlOoTASZBG&¢$§|!]{1,2}[.,]\s+(?=\w\w)"  # a number misread: Il. (11.) TO. (10.) &. (6.)
+                    r"|[\dIlOoTASZBG&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.)
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
 TITLE = re.compile(r"\bword\s*(?:search|find|seek)", re.IGNORECASE)

@@ -32,6 +32,7 @@ GRID = [
     ("APPLE", "APPLE"),
     ("1. APPLE", "APPLE"),
     ("12) Kiwi", "Kiwi"),
+    ("T.RABBIT", "RABBIT"),  # "2." misread and run into the word (hand-lettered list)
     ("\u25a1 APPLE", "APPLE"),
     ("\u2022 apple", "apple"),
     ("- APPLE", "APPLE"),
