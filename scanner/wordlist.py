@@ -36,6 +36,8 @@ SHEET_LEVEL = 0.5
 """Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
 LIST_INK_PITCHES = (0.2, 1.5)
 """List letters are this many grid pitches tall at least and at most (titles and artwork are larger)."""
+WORD_BLOB = 8
+"""Blobs up to this many times as wide as tall count when no letter stands alone (blurred print: a blob a word)."""
 FRAME_INK = 0.5
 """Dark ground at least this many letter heights thick near the sheet's edge is blanked on soft pages
 (``_frame``): 0 of 20 words of a newsprint list read before, 17 after."""
@@ -474,8 +476,10 @@ def _ink_height(flat: np.ndarray, pitch: float | None = None) -> float | None:
     h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
     low, high = (6, flat.shape[0] / 6) if not pitch else (max(3.0, LIST_INK_PITCHES[0] * pitch),
                                                           LIST_INK_PITCHES[1] * pitch)
-    keep = (h >= low) & (h <= high) & (w <= 2 * h) & (area >= 0.3 * low * low) & (area <= 0.9 * h * w) & (
-        area >= 0.1 * h * w)
+    sized = (h >= low) & (h <= high) & (area >= 0.3 * low * low) & (area <= 0.9 * h * w) & (area >= 0.1 * h * w)
+    keep = sized & (w <= 2 * h)
+    if keep.sum() < 3:  # blurred small print: each word one blob, as tall as its letters
+        keep = sized & (w <= WORD_BLOB * h)
     if keep.sum() < 3:
         return None
     h = np.sort(h[keep]).astype(np.float64)
