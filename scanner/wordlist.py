@@ -349,9 +349,10 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     matches = grid_matches([grid_key(t, ascii_only) for _, t in texts], letters)
     out = []
     for (read, text), conf in zip(texts, confs or [0.0] * len(texts)):
-        word, status = correct(text, matches.get(grid_key(text, ascii_only), set()), ascii_only, conf)
-        if status == "exact" and not all(_is_word(t) for t in text.split()):
-            whole = _whole_word(grid_key(text, ascii_only), letters)
+        key = grid_key(text, ascii_only)
+        word, status = correct(text, matches.get(key, set()), ascii_only, conf)
+        if status == "exact" and len(key) >= 3 and not all(_is_word(t) for t in text.split()):
+            whole = _whole_word(key, letters)
             if whole is not None:
                 word, status = whole, "corrected"
         out.append((WordEntry(read=read, word=word, corrected=status == "corrected"), status))
@@ -361,7 +362,8 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
 def _whole_word(fragment: str, letters: list[str]) -> str | None:
     """The one dictionary word the grid spells with ``fragment`` plus one more cell at either end, if exactly one:
     Tesseract drops a first or last letter that touches a mark (IGER for TIGER), and the fragment, being part of
-    the word in the grid, is found there as read."""
+    the word in the grid, is found there as read. Not for fragments under 3 letters: any grid spells a pair many
+    times, and LL made ELL of a speck's reading."""
     from solver import DIRECTIONS, solve
 
     rows, cols = len(letters), len(letters[0])

@@ -281,6 +281,14 @@ def test_a_fragment_found_in_the_grid_is_completed_to_the_word():
     assert (entry.word, status) == ("TIGER", "exact")
 
 
+def test_a_two_letter_fragment_is_not_completed():
+    """LL (a speck's reading) is in the grid, and so is ELL, but a pair is spelt many times by any grid: the
+    entry stays as read instead of becoming ELL."""
+    grid = ["XTIGERQ", "ZQELLXZ", "QZXQZXQ"]
+    (entry, status), = correct_entries([("LL", "LL")], grid)
+    assert (entry.word, entry.corrected, status) == ("LL", False, "exact")
+
+
 @pytest.mark.parametrize("heading", ["WORD BANK", "Key Words"])
 def test_list_heading_is_not_an_entry(heading):
     """A heading printed over the list ("WORD BANK") is not taken for a word; the list itself is read (all but
