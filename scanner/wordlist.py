@@ -30,8 +30,10 @@ INK_QUANTILE = 0.5
 """TARGET_INK_PX is aimed at this quantile of the (height-weighted) blob heights."""
 MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
-REACH = 1.0
-"""The list is looked for within this many grid sizes (the grid's longer side) of the grid."""
+REACH, WIDE_REACH = 1.0, 2.0
+"""The list is looked for within REACH grid sizes (the grid's longer side) of the grid, and within WIDE_REACH
+when it comes within EDGE_LINES of its lines of the edge of that part of the page (a long column of entries)."""
+EDGE_LINES = 2.0
 SHEET_LEVEL = 0.5
 """Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
 LIST_INK_PITCHES = (0.2, 1.5)
@@ -432,12 +434,13 @@ def _denoise(gray: np.ndarray) -> tuple[np.ndarray, bool]:
     return gray, grainy
 
 
-def _window(T: np.ndarray, size: tuple[int, int], corners: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
-    """Restrict the upright view to the part of the page within REACH grid sizes of the grid (where lists are
+def _window(T: np.ndarray, size: tuple[int, int], corners: np.ndarray,
+            reach: float = REACH) -> tuple[np.ndarray, tuple[int, int]]:
+    """Restrict the upright view to the part of the page within ``reach`` grid sizes of the grid (where lists are
     printed), so a big photo or a two-page spread costs no more to read than the grid's surroundings."""
     q = cv2.perspectiveTransform(np.asarray(corners, np.float64)[None], T)[0]
     lo, hi = q.min(axis=0), q.max(axis=0)
-    reach = REACH * float(max(hi - lo))
+    reach = reach * float(max(hi - lo))
     x0, y0 = np.maximum(lo - reach, 0)
     x1, y1 = np.minimum(hi + reach, size)
     shift = np.array([[1, 0, -np.floor(x0)], [0, 1, -np.floor(y0)], [0, 0, 1]])
@@ -516,10 +519,10 @@ def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | Non
 
 
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
-             pitch: float | None) -> tuple[np.ndarray, np.ndarray, bool]:
+             pitch: float | None, reach: float = REACH) -> tuple[np.ndarray, np.ndarray, bool]:
     """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px, whether the print is
     soft). ``main``: the corners of the grid the list belongs to (None: the whole image is the list); ``pitch``:
-    its cell size in image px."""
+    its cell size in image px; ``reach``: the page is cut to this many grid sizes round it (see _window)."""
     if image.ndim == 3:  # the darkest channel: coloured print (orange, pink, red) turns dark like black print
         b, g, r = cv2.split(image)
         gray = cv2.min(cv2.min(b, g), r)
@@ -527,7 +530,7 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         gray = image
     T, size = _fit(_page_transform(image.shape, main), image.shape)
     if main is not None:
-        T, size = _window(T, size, main)
+        T, size = _window(T, size, main, reach)
     shrink = min(1.0, float(np.sqrt(WORK_PIXELS / max(size[0] * size[1], 1))))
     if shrink < 1.0:  # big photos: their print is large, and flattening 12 MP would cost seconds
         T = np.diag([shrink, shrink, 1.0]) @ T
@@ -1219,8 +1222,10 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     ``loc=None`` reads the whole image as the list (``--words-image``; any grid found on it is masked out).
     ``letters``: the grid's rows as read, the judge for corrections. ``other_grids``: further GridLocations on
     the page, masked out like ``loc``. ``seconds``: Tesseract's time for the whole list, after which it keeps
-    what it has read (a page of fabric or noise is read as thousands of specks). Raises NoWordsError when no
-    list is found or what is found is neither vouched for by the grid nor reads as a list of words.
+    what it has read (a page of fabric or noise is read as thousands of specks). A list that runs on to the edge
+    of the part of the page read (REACH grid sizes round the grid) is read again from WIDE_REACH round it, and the
+    longer reading kept. Raises NoWordsError when no list is found or what is found is neither vouched for by the
+    grid nor reads as a list of words.
     """
     deadline = None if seconds is None else time.monotonic() + seconds
 
@@ -1236,11 +1241,33 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
+    entries, judged, chosen, T, at_edge = _read_list(image, grids, loc, letters, engine, left, REACH)
+    if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
+        wider = _read_list(image, grids, loc, letters, engine, left, WIDE_REACH)
+        if len(wider[2]) > len(chosen):
+            entries, judged, chosen, T, _ = wider
+    if not chosen:
+        raise NoWordsError(NO_LIST.format(source=source))
+    box = np.array([entries[i].box for i in chosen], np.float64)
+    pad = 0.5 * float(np.median([entries[i].height for i in chosen]))  # a frame clear of the letters
+    x0, y0 = box[:, :2].min(axis=0) - pad
+    x1, y1 = box[:, 2:].max(axis=0) + pad
+    quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+    region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
+    return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
+
+
+def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], engine,
+               left: Callable[[], float | None], reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray,
+                                                                         bool]:
+    """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
+    EDGE_LINES lines of the read page's edge) of the list read from the page cut to ``reach`` grid sizes round
+    ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
     pitch = None
     if loc is not None:
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
-    flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch)
+    flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch, reach)
     words = functools.partial(_grid_words, tuple(letters))
 
     def merge(read: tuple, reading: tuple, other: tuple) -> tuple[tuple, tuple]:
@@ -1288,13 +1315,11 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
                      _read_alone(flat, place, engine, psm, left(), letters, scale) if _worth(*r, words, soft)]
             if alone:
                 read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
-    entries, judged, chosen, trusted = reading
-    if not chosen:
-        raise NoWordsError(NO_LIST.format(source=source))
-    box = np.array([entries[i].box for i in chosen], np.float64)
-    pad = 0.5 * float(np.median([entries[i].height for i in chosen]))  # a frame clear of the letters
-    x0, y0 = box[:, :2].min(axis=0) - pad
-    x1, y1 = box[:, 2:].max(axis=0) + pad
-    quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
-    region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
-    return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
+    entries, judged, chosen, _ = reading
+    at_edge = False
+    if chosen and loc is not None:
+        h = float(np.median([entries[i].height for i in chosen]))
+        box = np.array([entries[i].box for i in chosen], np.float64)
+        at_edge = bool(np.any(box[:, :2].min(axis=0) < EDGE_LINES * h) or
+                       np.any(box[:, 2:].max(axis=0) > np.array(flat.shape[::-1]) - EDGE_LINES * h))
+    return entries, judged, chosen, T, at_edge

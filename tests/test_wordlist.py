@@ -561,3 +561,15 @@ def test_list_columns_beside_the_block_first_read_are_looked_for():
     puzzle = solve_image(image, source="rotated 41", words=None)[0]
     recovered, spurious = _score(puzzle.word_list.words, truth["words"])
     assert recovered >= 18 and spurious <= 1, puzzle.word_list.words
+
+
+def test_a_list_longer_than_the_grid_is_read_to_its_end():
+    """A single column of 18 numbered entries below a small grid runs on past one grid size from it, where the
+    part of the page read ended (synth small 40): the page is read again wider, and the list to its end: >= 17
+    of 18 (measured 18; 15 before, FOX, GRIZZLY BEAR and POLAR BEAR cut off)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("small", 40)
+    puzzle = solve_image(image, source="small 40", words=None)[0]
+    recovered, spurious = _score(puzzle.word_list.words, truth["words"])
+    assert recovered >= 17 and spurious <= 1, puzzle.word_list.words
