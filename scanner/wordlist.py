@@ -1258,8 +1258,8 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
 
 def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], engine,
-               left: Callable[[], float | None], reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray,
-                                                                         bool]:
+               left: Callable[[], float | None],
+               reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray, bool]:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
     EDGE_LINES lines of the read page's edge) of the list read from the page cut to ``reach`` grid sizes round
     ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
