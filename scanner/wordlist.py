@@ -1261,8 +1261,8 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
                left: Callable[[], float | None],
                reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray, bool]:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
-    EDGE_LINES lines of the read page's edge) of the list read from the page cut to ``reach`` grid sizes round
-    ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
+    EDGE_LINES lines of an edge where the read page was cut) of the list read from the page cut to ``reach`` grid
+    sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
     pitch = None
     if loc is not None:
         c = np.asarray(loc.corners, np.float64)
@@ -1320,6 +1320,10 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     if chosen and loc is not None:
         h = float(np.median([entries[i].height for i in chosen]))
         box = np.array([entries[i].box for i in chosen], np.float64)
-        at_edge = bool(np.any(box[:, :2].min(axis=0) < EDGE_LINES * h) or
-                       np.any(box[:, 2:].max(axis=0) > np.array(flat.shape[::-1]) - EDGE_LINES * h))
+        size = np.array(flat.shape[::-1], np.float64)
+        ih, iw = image.shape[:2]
+        page = cv2.perspectiveTransform(np.array([[[0, 0], [iw, 0], [iw, ih], [0, ih]]], np.float64), T)[0]
+        # only where the page was cut: a list that ends at the picture's own edge has nothing more to read
+        at_edge = bool(np.any((box[:, :2].min(axis=0) < EDGE_LINES * h) & (page.min(axis=0) < -1)) or
+                       np.any((box[:, 2:].max(axis=0) > size - EDGE_LINES * h) & (page.max(axis=0) > size + 1)))
     return entries, judged, chosen, T, at_edge
