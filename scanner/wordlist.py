@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from scanner import imaging
+from scanner import imaging, wordspot
 from solver.errors import NoWordsError
 
 TARGET_INK_PX = 24.0
@@ -31,6 +31,8 @@ INK_QUANTILE = 0.5
 MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
 REACH, WIDE_REACH = 1.0, 2.0
+SPOTTED_LIST = 3  # words spotted (see _spotted) that make a list where Tesseract read none
+SPOT_HEIGHTS = (0.75, 1.33)  # letter heights, as factors of the list's, of the places worth spotting words in
 """The list is looked for within REACH grid sizes (the grid's longer side) of the grid, and within WIDE_REACH
 when it comes within EDGE_LINES of its lines of the edge of that part of the page (a long column of entries)."""
 EDGE_LINES = 2.0
@@ -1202,6 +1204,46 @@ def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.n
     return strips
 
 
+def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
+             grid_box: tuple[np.ndarray, np.ndarray]) -> tuple[list[_Entry], list]:
+    """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks:
+    in the list's block, or, with none read, within half a grid size of the grid (``grid_box``: its lo, hi)."""
+    entries, judged, chosen = reading[:3]
+    if chosen:
+        h = float(np.median([entries[i].height for i in chosen]))
+        box = np.array([entries[i].box for i in chosen], np.float64)
+        lo, hi = box[:, :2].min(axis=0) - 3 * h, box[:, 2:].max(axis=0) + 3 * h
+    else:
+        h = TARGET_INK_PX
+        reach = 0.5 * float(max(grid_box[1] - grid_box[0]))
+        lo, hi = grid_box[0] - reach, grid_box[1] + reach
+    x0, y0 = np.maximum(np.floor(lo), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(hi), flat.shape[::-1]).astype(int)
+    crop = flat[y0:y1, x0:x1]
+    if crop.size == 0:
+        return [], []
+    taken = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in (entries[i].box for i in chosen)]
+    boxes = wordspot.word_boxes(crop, h)
+    if not boxes:
+        return [], []
+    heights = wordspot.letter_heights(crop, boxes)
+    known = [k for k, b in enumerate(boxes) if any(_touch(b, t) for t in taken)]
+    # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
+    h = float(np.median(heights[known] if known else heights))
+    boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]]
+    listed = {grid_key(judged[i][0].word) for i in chosen}
+    words = [w for w in _grid_words(tuple(letters)) if w not in listed]
+    out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=h,
+                   conf=100 * float(np.exp(fit))), (WordEntry(read=w, word=w), "exact"))
+           for b, w, fit in wordspot.spot(crop, boxes, h, words)]
+    return [e for e, _ in out], [v for _, v in out]
+
+
+def _touch(p: tuple, q: tuple) -> bool:
+    """Whether boxes (x0, y0, x1, y1) overlap at all."""
+    return min(p[2], q[2]) > max(p[0], q[0]) and min(p[3], q[3]) > max(p[1], q[1])
+
+
 def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarray, np.ndarray]]:
     """The strips of the page (corners lo, hi; x, y) ``reach`` deep below, above, right and left of a grid with
     corners ``lo``, ``hi``, each as long as the grid's side and a little more (words level with the grid's edge
@@ -1315,6 +1357,14 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
                      _read_alone(flat, place, engine, psm, left(), letters, scale) if _worth(*r, words, soft)]
             if alone:
                 read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
+    if loc is not None:
+        # Words Tesseract could not make out (dim, blurred, tiny or hand-lettered print) matched letter by letter
+        # against the words the grid spells, in the list's block or, with no list read, round the grid.
+        spotted = _spotted(flat, reading, letters, (q.min(axis=0), q.max(axis=0)))
+        if reading[2] and spotted[0]:
+            read, reading = merge(read, reading, spotted)
+        elif len(spotted[0]) >= SPOTTED_LIST:  # one or two grid words in a title or a line of text are no list
+            read, reading = spotted, _choose(*spotted, letters, soft)
     entries, judged, chosen, _ = reading
     at_edge = False
     if chosen and loc is not None:

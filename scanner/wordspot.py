@@ -1,0 +1,161 @@
+"""Word spotting: list words Tesseract cannot read, matched letter by letter against the words the grid spells.
+
+Tesseract reads a list of dim, blurred or tiny print as nothing or as junk, while the letter classifier still
+reads the grid's own letters in it (scanner.classify). A listed word is a word the grid spells, so the question
+for each word-shaped blob of ink beside the grid is not "what does it say" but "which of the grid's few dozen
+dictionary words is it": each candidate word is laid over the blob letter by letter, every way its letters can
+divide the blob's width (dynamic programming over cut points, each stretch of ink scored by the classifier), and
+the blob takes the word that fits best when it fits well and clearly better than any other.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner import classify
+from scanner.classify import CLASSES, LETTER_H, WINDOW
+
+STEP = 2  # px at the classifier's scale: where a letter may start or end
+WIDTHS = np.arange(1, 12)  # a letter's width in STEPs (2-22 px for letters LETTER_H high)
+MODELS = ("capitals", "lower", "faint")  # a letter's score is the best of these: lists are printed in any case
+WORD_GAP = 0.45  # ink closer than this many letter heights is one word
+MIN_SCORE = -0.45  # a word's mean log-probability per letter at its best division, to be taken
+MIN_MARGIN = 0.15  # ... and by how much it must beat any other word that is not part of it or it of them
+MIN_INK = 0.3  # a letter's stretch holds at least this share of the word's mean ink per column
+SHORT = (4, -0.2, 0.3)  # words this short are common by chance in any grid: their score and margin to be taken
+LEADER, LEADER_GAP = 1.5, 0.25  # see word_boxes
+SIZES = (0.8, 1.0, 1.25)  # letter heights tried, as factors of the measured one (blur blurs the measure)
+NO_FIT = -30.0
+
+
+def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) of the word-shaped blobs of ink of ``flat`` (dark print on white, letters roughly
+    ``letter_px`` high): ink closed across letter gaps, blobs about one line high and a few letters long. A
+    number or bullet before a word (the widest gap in the blob's first LEADER heights) is left out."""
+    ink = cv2.GaussianBlur(255 - flat, (0, 0), max(0.5, letter_px / 12))
+    _, mask = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, max(3, int(WORD_GAP * letter_px))), np.uint8))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    boxes = []
+    for x, y, w, h, area in stats[1:]:
+        if not (0.6 * letter_px <= h <= 3.0 * letter_px and w >= 2.0 * letter_px and area >= 0.15 * w * h):
+            continue
+        empty = mask[y:y + h, x:x + w].max(axis=0) == 0
+        gaps = [(end - start, start, end) for start, end in _runs(empty) if 0 < start and end < w]
+        if gaps:
+            width, start, end = max(gaps)
+            if start <= LEADER * h and width >= LEADER_GAP * h and w - end >= 2.0 * letter_px:
+                x, w = x + end, w - end
+        boxes.append((int(x), int(y), int(x + w), int(y + h)))
+    return boxes
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in a 1-D boolean array."""
+    edges = np.flatnonzero(np.diff(np.r_[0, flags.astype(np.int8), 0]))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
+
+
+def letter_heights(flat: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """The letter height of each box's print: the rows where its ink is at least half its peak (blur spreads a
+    word's ink above and below its letters, and thresholding counts that spread)."""
+    heights = []
+    for x0, y0, x1, y1 in boxes:
+        rows = (255.0 - flat[y0:y1, x0:x1].astype(np.float32)).mean(axis=1)
+        rows -= rows.min()
+        heights.append(np.count_nonzero(rows >= 0.5 * rows.max()) if rows.max() > 0 else 0)
+    return np.array(heights, np.float64)
+
+
+def letter_scores(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """(cut points, len(WIDTHS), 26) log-probabilities of each letter for the stretch of ``ink`` (ink bright on 0,
+    letters LETTER_H high) that starts at each cut point of ``box`` and is each of WIDTHS wide; NO_FIT where the
+    stretch runs past the box or holds too little ink to be a letter. Each stretch is seen as the classifier sees
+    a grid cell: a WINDOW square on the stretch's ink, the ink outside the stretch masked off."""
+    x0, y0, x1, y1 = box
+    cuts = np.arange(x0 - STEP, x1 + STEP + 1, STEP)
+    pad = WINDOW
+    padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    band = ink[y0:y1, :]
+    column = band.sum(axis=0)
+    mean_ink = float(column[max(x0, 0):x1].mean()) if x1 > x0 else 0.0
+    windows, where = [], []
+    for a, start in enumerate(cuts):
+        for k, w in enumerate(WIDTHS):
+            if a + w >= len(cuts):
+                break
+            end = cuts[a + w]
+            inked = column[max(start, 0):max(end, 0)]
+            if not inked.size or inked.mean() < MIN_INK * mean_ink:
+                continue
+            stretch = band[:, max(start, 0):end]
+            rows = stretch.sum(axis=1)
+            yc = y0 + (float((rows * np.arange(len(rows))).sum() / rows.sum()) if rows.sum() > 0 else len(rows) / 2)
+            yc = (yc + (y0 + y1) / 2) / 2  # the ink's centre pulled half-way back to the line's, as for a cell
+            top, left = int(round(yc - WINDOW / 2)) + pad, int(round((start + end) / 2 - WINDOW / 2)) + pad
+            window = padded[top:top + WINDOW, left:left + WINDOW].copy()
+            window[:, :max(0, start + pad - left)] = 0.0
+            window[:, max(0, end + pad - left):] = 0.0
+            windows.append(window)
+            where.append((a, k))
+    scores = np.full((len(cuts), len(WIDTHS), len(CLASSES)), NO_FIT)
+    if not windows:
+        return scores
+    windows = np.array(windows, np.float32)
+    low, high = np.percentile(windows, [20, 99.5], axis=(1, 2))
+    windows = np.clip((windows - low[:, None, None]) / np.maximum(high - low, 8.0)[:, None, None], 0.0, 1.0)
+    p = np.max([classify.probabilities(windows.astype(np.float32), m) for m in MODELS], axis=0)
+    a, k = np.array(where).T
+    scores[a, k] = np.log(p + 1e-9)
+    return scores
+
+
+def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
+    """Each word's mean log-probability per letter at its best division of the box scored by ``scores`` (see
+    letter_scores): the first letter starting at one of the box's first three cut points, the last ending at one
+    of its last three."""
+    n_cuts = scores.shape[0]
+    out = np.full(len(words), NO_FIT)
+    by_length: dict[int, list[int]] = {}
+    for i, w in enumerate(words):
+        by_length.setdefault(len(w), []).append(i)
+    for n, idx in by_length.items():
+        if n > n_cuts or n * WIDTHS[-1] < n_cuts - 4:
+            continue
+        codes = np.array([[CLASSES.index(ch) for ch in words[i]] for i in idx])
+        best = np.full((len(idx), n_cuts), -1e9)
+        best[:, :3] = 0.0
+        for letter in range(n):
+            nxt = np.full_like(best, -1e9)
+            for k, w in enumerate(WIDTHS):
+                if w >= n_cuts:
+                    break
+                step = best[:, :n_cuts - w] + scores[:n_cuts - w, k, :][:, codes[:, letter]].T
+                nxt[:, w:] = np.maximum(nxt[:, w:], step)
+            best = nxt
+        out[idx] = best[:, n_cuts - 3:].max(axis=1) / n
+    return out
+
+
+def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
+         words: list[str]) -> list[tuple[tuple[int, int, int, int], str, float]]:
+    """[(box, word, its fit)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high) that one of
+    ``words`` (upper-case letters only) fits: at least MIN_SCORE, and by MIN_MARGIN more than any other word
+    that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter or longer)."""
+    words = [w for w in words if w and all(ch in CLASSES for ch in w)]
+    if not words or not boxes:
+        return []
+    inks = [(scale, cv2.resize(255.0 - flat.astype(np.float32), None, fx=scale, fy=scale,
+                               interpolation=cv2.INTER_AREA))
+            for scale in (LETTER_H / max(letter_px * f, 1.0) for f in SIZES)]
+    found = []
+    for box in boxes:
+        fit = np.max([fits(letter_scores(ink, tuple(int(round(v * scale)) for v in box)), words)
+                      for scale, ink in inks], axis=0)
+        order = np.argsort(-fit)
+        best = words[order[0]]
+        rival = next((fit[i] for i in order[1:] if words[i] not in best and best not in words[i]), NO_FIT)
+        least, margin = (SHORT[1], SHORT[2]) if len(best) <= SHORT[0] else (MIN_SCORE, MIN_MARGIN)
+        if fit[order[0]] >= least and fit[order[0]] - rival >= margin:
+            found.append((box, best, float(fit[order[0]])))
+    return found

@@ -1,0 +1,57 @@
+"""Word spotting: list words matched letter by letter against the grid's words, by the letter classifier."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner import synth, wordspot
+from scanner.classify import CLASSES
+from scanner.detect import GridLocation
+from scanner.wordlist import grid_key, read_word_list
+
+
+def test_the_best_division_of_a_box_spells_the_word_it_holds():
+    """Scores that favour C, A, T over three stretches of unequal width: CAT fits at its best division, and a
+    word whose letters the stretches do not hold, or that needs more letters than fit, does not."""
+    scores = np.full((12, len(wordspot.WIDTHS), len(CLASSES)), -5.0)
+    for start, width, letter in ((1, 3, "C"), (4, 2, "A"), (6, 4, "T")):  # cut points, WIDTHS index, letter
+        scores[start, width - 1, CLASSES.index(letter)] = -0.1
+    fit = wordspot.fits(scores, ["CAT", "DOG", "CATCATCATCAT"])
+    assert fit[0] == pytest.approx(-0.1)
+    assert fit[1] == pytest.approx(-5.0)
+    assert fit[2] < fit[1]
+
+
+def test_word_boxes_leave_out_an_entry_number():
+    """"1." before a word, a word space apart: the word's box starts after the number's gap."""
+    page = np.full((80, 320), 255, np.uint8)
+    cv2.putText(page, "1.", (10, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
+    cv2.putText(page, "ZEBRA", (70, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
+    boxes = wordspot.word_boxes(page, 22.0)
+    assert len(boxes) == 1 and 60 <= boxes[0][0] <= 75, boxes
+
+
+@pytest.mark.parametrize("condition, seed, least, before", [("dim", 49, 5, 0), ("small", 68, 9, 0),
+                                                             ("handwritten", 69, 7, 3)])
+def test_words_tesseract_cannot_read_are_spotted(condition, seed, least, before):
+    """Real Tesseract and the real classifier on generated pages whose list Tesseract reads as junk: a night
+    photo's list at JPEG quality 31 with motion blur (dim 49: none of 12 words read before spotting, 6 after), a
+    640x480 photo's list of 5 px letters (small 68: none of 14, 10 after), a hand-lettered list (handwritten 69:
+    3 of 11, 8 after). At least ``least`` words recovered, at most one spurious entry."""
+    image, truth = synth.condition_case(condition, seed)
+    loc = GridLocation(corners=np.asarray(truth["corners"], float), rows=truth["rows"], cols=truth["cols"])
+    wl = read_word_list(image, loc, truth["grid"], source=f"{condition} {seed}")
+    want = {grid_key(w) for w in truth["words"]}
+    got = [grid_key(w) for w in wl.words]
+    assert len(want & set(got)) >= least > before and sum(g not in want for g in got) <= 1, wl.words
+
+
+def test_a_title_in_bigger_print_is_not_spotted():
+    """The title "Music Word Search" above a list read in full: its words are bold and bigger than the list's,
+    and their boxes are not matched to the grid's words (the classifier fitted HARM to "Music" at -0.1 before
+    boxes were held to the list's letter height)."""
+    image, truth = synth.random_case(1001)
+    loc = GridLocation(corners=np.asarray(truth["corners"], float), rows=truth["rows"], cols=truth["cols"])
+    wl = read_word_list(image, loc, truth["grid"], source="random 1001")
+    assert sorted(grid_key(w) for w in wl.words) == sorted(grid_key(w) for w in truth["words"])
