@@ -1206,8 +1206,9 @@ def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.n
 
 def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
              grid_box: tuple[np.ndarray, np.ndarray]) -> tuple[list[_Entry], list]:
-    """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks:
-    in the list's block, or, with none read, within half a grid size of the grid (``grid_box``: its lo, hi)."""
+    """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
+    nor holds as part of a word: in the list's block, or, with none read, within half a grid size of the grid
+    (``grid_box``: its lo, hi)."""
     entries, judged, chosen = reading[:3]
     if chosen:
         h = float(np.median([entries[i].height for i in chosen]))
@@ -1229,10 +1230,11 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     heights = wordspot.letter_heights(crop, boxes)
     known = [k for k, b in enumerate(boxes) if any(_touch(b, t) for t in taken)]
     # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
-    h = float(np.median(heights[known] if known else heights))
+    like = (heights[None, :] >= SPOT_HEIGHTS[0] * heights[:, None]) & (heights[None, :] <= SPOT_HEIGHTS[1] * heights[:, None])
+    h = float(np.median(heights[known] if known else heights[like[np.argmax(like.sum(axis=1))]]))
     boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]]
     listed = {grid_key(judged[i][0].word) for i in chosen}
-    words = [w for w in _grid_words(tuple(letters)) if w not in listed]
+    words = [w for w in _grid_words(tuple(letters)) if not any(w in word for word in listed)]  # JELLY of JELLYFISH
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=h,
                    conf=100 * float(np.exp(fit))), (WordEntry(read=w, word=w), "exact"))
            for b, w, fit in wordspot.spot(crop, boxes, h, words)]

@@ -19,6 +19,7 @@ STEP = 2  # px at the classifier's scale: where a letter may start or end
 WIDTHS = np.arange(1, 12)  # a letter's width in STEPs (2-22 px for letters LETTER_H high)
 MODELS = ("capitals", "lower", "faint")  # a letter's score is the best of these: lists are printed in any case
 WORD_GAP = 0.45  # ink closer than this many letter heights is one word
+LOCAL_INK = 0.35  # see _faint
 MIN_SCORE = -0.45  # a word's mean log-probability per letter at its best division, to be taken
 MIN_MARGIN = 0.15  # ... and by how much it must beat any other word that is not part of it or it of them
 MIN_INK = 0.3  # a letter's stretch holds at least this share of the word's mean ink per column
@@ -31,9 +32,20 @@ NO_FIT = -30.0
 def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) of the word-shaped blobs of ink of ``flat`` (dark print on white, letters roughly
     ``letter_px`` high): ink closed across letter gaps, blobs about one line high and a few letters long. A
-    number or bullet before a word (the widest gap in the blob's first LEADER heights) is left out."""
+    number or bullet before a word (the widest gap in the blob's first LEADER heights) is left out. Ink is told
+    from paper by one threshold for the whole page, and where that finds no word, by the ink near it (see
+    _faint): a global threshold set between a bold title's black and the paper puts faint print on the paper's
+    side, while on grainy paper the local one makes words of grain."""
     ink = cv2.GaussianBlur(255 - flat, (0, 0), max(0.5, letter_px / 12))
     _, mask = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    boxes = _blobs(mask, letter_px)
+    return boxes + [b for b in _blobs(_faint(ink, letter_px), letter_px)
+                    if not any(min(b[2], c[2]) > max(b[0], c[0]) and min(b[3], c[3]) > max(b[1], c[1])
+                               for c in boxes)]
+
+
+def _blobs(mask: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
+    """word_boxes of an ink mask (uint8, 255 ink)."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, max(3, int(WORD_GAP * letter_px))), np.uint8))
     _, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     boxes = []
@@ -48,6 +60,15 @@ def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, 
                 x, w = x + end, w - end
         boxes.append((int(x), int(y), int(x + w), int(y + h)))
     return boxes
+
+
+def _faint(ink: np.ndarray, letter_px: float) -> np.ndarray:
+    """uint8 mask (255) of ink (``ink`` bright on 0) that is at least LOCAL_INK of the darkest ink within a couple
+    of letters, where that is well above the paper's grain."""
+    size = max(3, int(2 * letter_px)) | 1
+    near = cv2.GaussianBlur(cv2.dilate(ink, np.ones((size, size), np.uint8)), (0, 0), letter_px / 2)
+    grain = float(np.median(ink)) + 4.0 * float(np.median(np.abs(ink - np.median(ink)))) + 8.0
+    return (((ink >= LOCAL_INK * near) & (near >= 2 * grain)) * 255).astype(np.uint8)
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
