@@ -788,21 +788,22 @@ def _clusters(entries: list[_Entry]) -> list[list[int]]:
 
 def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             words: Callable[[], tuple[str, ...]] | None = None, soft: bool = False) -> tuple[list[int], list, bool]:
-    """(indices of the entries that form the word list in reading order, their verdicts, whether the grid vouched
-    for them).
+    """(indices of the entries that form the word list in reading order, their verdicts, whether the grid vouched for
+    them).
 
     A block of entries is the list when enough of them are confirmed by the grid (found as read with 4+ letters, or
-    near a grid string with 5+; these are kept however unsure the OCR was): three, or one found as read and
-    another, or one found as read of 5+ letters. When the grid confirms no block (a badly read grid), the block
-    with the most confidently read dictionary words is taken if it has at least three and they make half of it. Within a block, entries far off the list's text
-    height or read with low confidence are dropped unless the grid vouches for them; an entry the grid does not have
-    at all (a misprint, a misread grid, or a stray caption) is kept only when it is short, read confidently and
-    lines up with a column of confirmed entries (or, when it is a dictionary word, with another confidently read
-    dictionary word: a list column where the grid misread every word). Before that, an entry of a block the grid
-    vouches for that is not a grid word as read (nor as corrected) is taken for the one grid word near it, if any
-    (``guess``, ``_guessable``; ``words``: the grid's words, asked for only then); it is kept, status "guessed",
-    but does not vouch for its block. On ``soft`` print the grid is trusted over confidently read dictionary words
-    too. Entries of fewer than three letters never get here (``_candidates``): grids hold any pair by chance.
+    near a grid string with 5+; these are kept however unsure the OCR was): three, or one found as read and another,
+    or one found as read of 5+ letters. When the grid confirms no block (a badly read grid), the block with the most
+    confidently read dictionary words is taken if it has at least three and they make half of it. Within a block,
+    entries far off the list's text height or read with low confidence are dropped unless the grid vouches for them;
+    an entry the grid does not have at all (a misprint, a misread grid, or a stray caption) is kept only when it is
+    short, read confidently and lines up with a column of confirmed entries (or, when it is a dictionary word, with
+    another confidently read dictionary word: a list column where the grid misread every word). Before that, an
+    entry of a block the grid vouches for that is not a grid word as read (nor as corrected) is taken for the one
+    grid word near it, if any (``guess``, ``_guessable``; ``words``: the grid's words, asked for only then); it is
+    kept, status "guessed", but does not vouch for its block. On ``soft`` print the grid is trusted over confidently
+    read dictionary words too. Entries of fewer than three letters never get here (``_candidates``): grids hold any
+    pair by chance.
     """
     if not entries:
         return [], judged, True
@@ -841,7 +842,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             e, (entry, status) = entries[i], judged[i]
             # A box taller than the list's text is still list print when its letters are as wide: a speck, a rule
             # or the sharpened grain above or below stretched it (a title's letters are wider too).
-            if not (LIST_HEIGHTS[0] < e.height / med < LIST_HEIGHTS[1] or (e.height > med and 0.75 < e.advance / advance < 1.33)):
+            if not (LIST_HEIGHTS[0] < e.height / med < LIST_HEIGHTS[1]
+                    or (e.height > med and 0.75 < e.advance / advance < 1.33)):
                 continue
             if trusted:
                 target = guessed(i)
@@ -1230,7 +1232,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     heights = wordspot.letter_heights(crop, boxes)
     known = [k for k, b in enumerate(boxes) if any(_touch(b, t) for t in taken)]
     # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
-    like = (heights[None, :] >= SPOT_HEIGHTS[0] * heights[:, None]) & (heights[None, :] <= SPOT_HEIGHTS[1] * heights[:, None])
+    ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
+    like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
     h = float(np.median(heights[known] if known else heights[like[np.argmax(like.sum(axis=1))]]))
     boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]]
     listed = {grid_key(judged[i][0].word) for i in chosen}
