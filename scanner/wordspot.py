@@ -24,16 +24,16 @@ MIN_SCORE = -0.45  # a word's mean log-probability per letter at its best divisi
 MIN_MARGIN = 0.15  # ... and by how much it must beat any other word that is not part of it or it of them
 MIN_INK = 0.3  # a letter's stretch holds at least this share of the word's mean ink per column
 SHORT = (4, -0.2, 0.3)  # words this short are common by chance in any grid: their score and margin to be taken
-LEADER, LEADER_GAP = 1.5, 0.25  # see word_boxes
 SIZES = (0.8, 1.0, 1.25)  # letter heights tried, as factors of the measured one (blur blurs the measure)
+LEADER_MARGIN = 0.1  # a box cut after its leader is taken when its word fits by this much better (see spot)
+LEADER, LEADER_DIP = 1.5, 0.6  # see _after_leader
 NO_FIT = -30.0
 
 
 def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) of the word-shaped blobs of ink of ``flat`` (dark print on white, letters roughly
-    ``letter_px`` high): ink closed across letter gaps, blobs about one line high and a few letters long. A
-    number or bullet before a word (the widest gap in the blob's first LEADER heights) is left out. Ink is told
-    from paper by one threshold for the whole page, and where that finds no word, by the ink near it (see
+    ``letter_px`` high): ink closed across letter gaps, blobs about one line high and a few letters long (an
+    entry's number or bullet may be part of its box: see spot). Ink is told from paper by one threshold for the whole page, and where that finds no word, by the ink near it (see
     _faint): a global threshold set between a bold title's black and the paper puts faint print on the paper's
     side, while on grainy paper the local one makes words of grain."""
     ink = cv2.GaussianBlur(255 - flat, (0, 0), max(0.5, letter_px / 12))
@@ -48,18 +48,8 @@ def _blobs(mask: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]
     """word_boxes of an ink mask (uint8, 255 ink)."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, max(3, int(WORD_GAP * letter_px))), np.uint8))
     _, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
-    boxes = []
-    for x, y, w, h, area in stats[1:]:
-        if not (0.6 * letter_px <= h <= 3.0 * letter_px and w >= 2.0 * letter_px and area >= 0.15 * w * h):
-            continue
-        empty = mask[y:y + h, x:x + w].max(axis=0) == 0
-        gaps = [(end - start, start, end) for start, end in _runs(empty) if 0 < start and end < w]
-        if gaps:
-            width, start, end = max(gaps)
-            if start <= LEADER * h and width >= LEADER_GAP * h and w - end >= 2.0 * letter_px:
-                x, w = x + end, w - end
-        boxes.append((int(x), int(y), int(x + w), int(y + h)))
-    return boxes
+    return [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, area in stats[1:]
+            if 0.6 * letter_px <= h <= 3.0 * letter_px and w >= 2.0 * letter_px and area >= 0.15 * w * h]
 
 
 def _faint(ink: np.ndarray, letter_px: float) -> np.ndarray:
@@ -69,12 +59,6 @@ def _faint(ink: np.ndarray, letter_px: float) -> np.ndarray:
     near = cv2.GaussianBlur(cv2.dilate(ink, np.ones((size, size), np.uint8)), (0, 0), letter_px / 2)
     grain = float(np.median(ink)) + 4.0 * float(np.median(np.abs(ink - np.median(ink)))) + 8.0
     return (((ink >= LOCAL_INK * near) & (near >= 2 * grain)) * 255).astype(np.uint8)
-
-
-def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of each run of True in a 1-D boolean array."""
-    edges = np.flatnonzero(np.diff(np.r_[0, flags.astype(np.int8), 0]))
-    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
 
 
 def letter_heights(flat: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
@@ -161,8 +145,9 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
          words: list[str]) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, its fit)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high) that one of
-    ``words`` (upper-case letters only) fits: at least MIN_SCORE, and by MIN_MARGIN more than any other word
-    that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter or longer)."""
+    ``words`` (upper-case letters only) fits (see _best). A box that starts with a mark set off by a dip in its
+    ink (a bullet or an entry number, see _after_leader) is also tried from the dip, and taken so when its word
+    fits by LEADER_MARGIN better."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
@@ -171,12 +156,40 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
             for scale in (LETTER_H / max(letter_px * f, 1.0) for f in SIZES)]
     found = []
     for box in boxes:
-        fit = np.max([fits(letter_scores(ink, tuple(int(round(v * scale)) for v in box)), words)
-                      for scale, ink in inks], axis=0)
-        order = np.argsort(-fit)
-        best = words[order[0]]
-        rival = next((fit[i] for i in order[1:] if words[i] not in best and best not in words[i]), NO_FIT)
-        least, margin = (SHORT[1], SHORT[2]) if len(best) <= SHORT[0] else (MIN_SCORE, MIN_MARGIN)
-        if fit[order[0]] >= least and fit[order[0]] - rival >= margin:
-            found.append((box, best, float(fit[order[0]])))
+        hit = _best(box, inks, words)
+        cut = _after_leader(flat, box, letter_px)
+        if cut is not None:
+            other = _best(cut, inks, words)
+            if other is not None and (hit is None or other[1] > hit[1] + LEADER_MARGIN):
+                box, hit = cut, other
+        if hit is not None:
+            found.append((box, *hit))
     return found
+
+
+def _best(box: tuple[int, int, int, int], inks: list[tuple[float, np.ndarray]],
+          words: list[str]) -> tuple[str, float] | None:
+    """(word, fit) of the word that fits ``box`` (``inks``: (scale, ink image) at each of SIZES) at least MIN_SCORE
+    and by MIN_MARGIN more than any other word that neither holds it nor is held in it (PLANE and PLANET are the
+    same blob read shorter or longer); None when none does."""
+    fit = np.max([fits(letter_scores(ink, tuple(int(round(v * scale)) for v in box)), words)
+                  for scale, ink in inks], axis=0)
+    order = np.argsort(-fit)
+    best = words[order[0]]
+    rival = next((fit[i] for i in order[1:] if words[i] not in best and best not in words[i]), NO_FIT)
+    least, margin = (SHORT[1], SHORT[2]) if len(best) <= SHORT[0] else (MIN_SCORE, MIN_MARGIN)
+    return (best, float(fit[order[0]])) if fit[order[0]] >= least and fit[order[0]] - rival >= margin else None
+
+
+def _after_leader(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float) -> tuple | None:
+    """``box`` from the faintest column of ink within LEADER letter heights of its start, when that is a clear dip
+    between a mark before it (a bullet, an entry number) and the word after it; None when there is none."""
+    x0, y0, x1, y1 = box
+    column = (255.0 - flat[y0:y1, x0:x1].astype(np.float32)).sum(axis=0)
+    reach = min(int(LEADER * letter_px), len(column) - int(2 * letter_px))
+    if reach < 2:
+        return None
+    at = 1 + int(np.argmin(column[1:reach]))
+    if column[at] > LEADER_DIP * min(column[:at].max(), float(np.median(column[at:]))):
+        return None
+    return x0 + at, y0, x1, y1
