@@ -96,3 +96,14 @@ def test_two_spotted_words_make_a_list_where_tesseract_read_none():
     want = {grid_key(w) for w in truth["words"]}
     got = [grid_key(w) for w in puzzle.word_list.words]
     assert len(want & set(got)) >= 2 and all(g in want for g in got), got
+
+
+def test_one_word_spotted_twice_is_no_list():
+    """A puzzle printed with no list (synth nolist 49): the spotter fits ORCHID, a grid word, to two blobs of
+    other print; one word twice is no list, and the hidden dictionary words are searched for (with ORCHID taken
+    for a one-word list, 1 of the 8 placed words of 5+ letters was found, 7 without)."""
+    from scanner.pipeline import solve_image
+
+    image, _ = synth.condition_case("nolist", 49)
+    puzzle = solve_image(image, source="nolist 49", words=None)[0]
+    assert puzzle.words_source == "none" and puzzle.word_list is None
