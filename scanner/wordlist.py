@@ -31,7 +31,7 @@ INK_QUANTILE = 0.5
 MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
 REACH, WIDE_REACH = 1.0, 2.0
-SPOTTED_LIST = 2  # different words spotted (see _spotted) that make a list where Tesseract read none
+SPOTTED_LIST = 3  # different words spotted (see _spotted) that make a list where Tesseract read none
 SPOT_HEIGHTS = (0.75, 1.33)  # letter heights, as factors of the list's, of the places worth spotting words in
 """The list is looked for within REACH grid sizes (the grid's longer side) of the grid, and within WIDE_REACH
 when it comes within EDGE_LINES of its lines of the edge of that part of the page (a long column of entries)."""
