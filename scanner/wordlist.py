@@ -31,11 +31,13 @@ INK_QUANTILE = 0.5
 MAX_OCR_PIXELS = 6_000_000
 """Cap on the size of the image handed to Tesseract (speed)."""
 REACH, WIDE_REACH = 1.0, 2.0
-SPOTTED_LIST = 3  # different words spotted (see _spotted) that make a list where Tesseract read none
-SPOT_HEIGHTS = (0.75, 1.33)  # letter heights, as factors of the list's, of the places worth spotting words in
 """The list is looked for within REACH grid sizes (the grid's longer side) of the grid, and within WIDE_REACH
 when it comes within EDGE_LINES of its lines of the edge of that part of the page (a long column of entries)."""
 EDGE_LINES = 2.0
+SPOTTED_LIST = 3
+"""Different words spotted (see _spotted) that make a list where Tesseract read none."""
+SPOT_HEIGHTS = (0.75, 1.33)
+"""Letter heights, as factors of the list's, of the places worth spotting words in."""
 SHEET_LEVEL = 0.5
 """Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
 LIST_INK_PITCHES = (0.2, 1.5)
@@ -1230,7 +1232,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     if not boxes:
         return [], []
     heights = wordspot.letter_heights(crop, boxes)
-    known = [k for k, b in enumerate(boxes) if any(_touch(b, t) for t in taken)]
+    known = [k for k, b in enumerate(boxes) if any(wordspot.touch(b, t) for t in taken)]
     # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
     ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
     like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
@@ -1242,11 +1244,6 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
                    conf=100 * float(np.exp(fit))), (WordEntry(read=w, word=w), "exact"))
            for b, w, fit in wordspot.spot(crop, boxes, h, words)]
     return [e for e, _ in out], [v for _, v in out]
-
-
-def _touch(p: tuple, q: tuple) -> bool:
-    """Whether boxes (x0, y0, x1, y1) overlap at all."""
-    return min(p[2], q[2]) > max(p[0], q[0]) and min(p[3], q[3]) > max(p[1], q[1])
 
 
 def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarray, np.ndarray]]:

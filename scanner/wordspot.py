@@ -33,15 +33,19 @@ NO_FIT = -30.0
 def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) of the word-shaped blobs of ink of ``flat`` (dark print on white, letters roughly
     ``letter_px`` high): ink closed across letter gaps, blobs about one line high and a few letters long (an
-    entry's number or bullet may be part of its box: see spot). Ink is told from paper by one threshold for the whole page, and where that finds no word, by the ink near it (see
-    _faint): a global threshold set between a bold title's black and the paper puts faint print on the paper's
-    side, while on grainy paper the local one makes words of grain."""
+    entry's number or bullet may be part of its box: see spot). Ink is told from paper by one threshold for the
+    whole page, and where that finds no word, by the ink near it (see _faint): a global threshold set between a
+    bold title's black and the paper puts faint print on the paper's side, while on grainy paper the local one
+    makes words of grain."""
     ink = cv2.GaussianBlur(255 - flat, (0, 0), max(0.5, letter_px / 12))
     _, mask = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     boxes = _blobs(mask, letter_px)
-    return boxes + [b for b in _blobs(_faint(ink, letter_px), letter_px)
-                    if not any(min(b[2], c[2]) > max(b[0], c[0]) and min(b[3], c[3]) > max(b[1], c[1])
-                               for c in boxes)]
+    return boxes + [b for b in _blobs(_faint(ink, letter_px), letter_px) if not any(touch(b, c) for c in boxes)]
+
+
+def touch(p: tuple, q: tuple) -> bool:
+    """Whether boxes (x0, y0, x1, y1) overlap at all."""
+    return min(p[2], q[2]) > max(p[0], q[0]) and min(p[3], q[3]) > max(p[1], q[1])
 
 
 def _blobs(mask: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
