@@ -36,6 +36,8 @@ when it comes within EDGE_LINES of its lines of the edge of that part of the pag
 EDGE_LINES = 2.0
 SPOTTED_LIST = 3
 """Different words spotted (see _spotted) that make a list where Tesseract read none."""
+SPOT_REACH = 1.0
+"""With no list read by Tesseract, words are spotted within this many grid sizes of the grid."""
 SPOT_HEIGHTS = (0.75, 1.33)
 """Letter heights, as factors of the list's, of the places worth spotting words in."""
 SHEET_LEVEL = 0.5
@@ -1211,7 +1213,7 @@ def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.n
 def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
              grid_box: tuple[np.ndarray, np.ndarray]) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
-    nor holds as part of a word: in the list's block, or, with none read, within half a grid size of the grid
+    nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH grid sizes of the grid
     (``grid_box``: its lo, hi)."""
     entries, judged, chosen = reading[:3]
     if chosen:
@@ -1220,7 +1222,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
         lo, hi = box[:, :2].min(axis=0) - 3 * h, box[:, 2:].max(axis=0) + 3 * h
     else:
         h = TARGET_INK_PX
-        reach = 0.5 * float(max(grid_box[1] - grid_box[0]))
+        reach = SPOT_REACH * float(max(grid_box[1] - grid_box[0]))
         lo, hi = grid_box[0] - reach, grid_box[1] + reach
     x0, y0 = np.maximum(np.floor(lo), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(hi), flat.shape[::-1]).astype(int)

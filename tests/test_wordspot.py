@@ -46,14 +46,17 @@ def test_a_mark_before_a_word_is_set_off_at_the_dip_in_its_ink(mark, word_at):
 
 
 @pytest.mark.parametrize("condition, seed, least, before", [("dim", 49, 5, 0), ("small", 68, 9, 0),
-                                                             ("handwritten", 69, 7, 3), ("handwritten", 48, 4, 0)])
+                                                             ("handwritten", 69, 7, 3), ("handwritten", 48, 4, 0),
+                                                             ("handwritten", 65, 8, 0)])
 def test_words_tesseract_cannot_read_are_spotted(condition, seed, least, before):
     """Real Tesseract and the real classifier on generated pages whose list Tesseract reads as junk: a night
     photo's list at JPEG quality 31 with motion blur (dim 49: none of 12 words read before spotting, 6 after), a
     640x480 photo's list of 5 px letters (small 68: none of 14, 10 after), a hand-lettered list (handwritten 69:
     3 of 11, 8 after), a faint hand-lettered list below a bold title, which one threshold for the page puts on
-    the paper's side (handwritten 48: none of 9 before faint words were looked for, 5 after). At least ``least``
-    words recovered, at most one spurious entry."""
+    the paper's side (handwritten 48: none of 9 before faint words were looked for, 5 after), a hand-lettered
+    column of 18 words running on below the grid, of which Tesseract reads none (handwritten 65: none while the
+    spotter looked within half a grid size of the grid, 10 within one). At least ``least`` words recovered, at
+    most one spurious entry."""
     image, truth = synth.condition_case(condition, seed)
     loc = GridLocation(corners=np.asarray(truth["corners"], float), rows=truth["rows"], cols=truth["cols"])
     wl = read_word_list(image, loc, truth["grid"], source=f"{condition} {seed}")
