@@ -57,10 +57,16 @@ def cell_windows(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int,
     mass = np.stack([(weight.sum(axis=2) * steps).sum(axis=1), (weight.sum(axis=1) * steps).sum(axis=1)], axis=1)
     centre = at.astype(int) - reach + mass / np.maximum(total, 1e-9)[:, None]
     at = np.where(total[:, None] > 0, (at + centre) / 2, at)  # the ink's centre, pulled half-way back to the cell's
-    window = _crops(ink, np.round(at).astype(int) - WINDOW // 2, WINDOW)
-    low, high = np.percentile(window, [20, 99.5], axis=(1, 2))
-    stretched = (window - low[:, None, None]) / np.maximum(high - low, 8.0)[:, None, None]
-    return np.clip(stretched, 0.0, 1.0).astype(np.float32), (high - low).astype(np.float32)
+    return stretched(_crops(ink, np.round(at).astype(int) - WINDOW // 2, WINDOW))
+
+
+def stretched(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, WINDOW, WINDOW) float32 windows of ink (bright on 0) stretched as the classifier was trained on them:
+    each window's 20th percentile (its paper) to 0 and its 99.5th (its darkest ink) to 1; and each window's contrast
+    before the stretch."""
+    low, high = np.percentile(windows, [20, 99.5], axis=(1, 2))
+    out = (windows - low[:, None, None]) / np.maximum(high - low, 8.0)[:, None, None]
+    return np.clip(out, 0.0, 1.0).astype(np.float32), (high - low).astype(np.float32)
 
 
 def _crops(image: np.ndarray, corners: np.ndarray, size: int) -> np.ndarray:

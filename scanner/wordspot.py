@@ -110,10 +110,8 @@ def letter_scores(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray
     scores = np.full((len(cuts), len(WIDTHS), len(CLASSES)), NO_FIT)
     if not windows:
         return scores
-    windows = np.array(windows, np.float32)
-    low, high = np.percentile(windows, [20, 99.5], axis=(1, 2))
-    windows = np.clip((windows - low[:, None, None]) / np.maximum(high - low, 8.0)[:, None, None], 0.0, 1.0)
-    p = np.max([classify.probabilities(windows.astype(np.float32), m) for m in MODELS], axis=0)
+    windows, _ = classify.stretched(np.array(windows, np.float32))
+    p = np.max([classify.probabilities(windows, m) for m in MODELS], axis=0)
     a, k = np.array(where).T
     scores[a, k] = np.log(p + 1e-9)
     return scores
