@@ -1210,6 +1210,14 @@ def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.n
     return strips
 
 
+def _block(entries: list[_Entry], chosen: list[int], lines: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """(lo, hi: the corners (x, y) of the box round the ``chosen`` entries, grown by ``lines`` times their median
+    text height; that height)."""
+    h = float(np.median([entries[i].height for i in chosen]))
+    box = np.array([entries[i].box for i in chosen], np.float64)
+    return box[:, :2].min(axis=0) - lines * h, box[:, 2:].max(axis=0) + lines * h, h
+
+
 def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
              grid_box: tuple[np.ndarray, np.ndarray]) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
@@ -1217,9 +1225,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     (``grid_box``: its lo, hi)."""
     entries, judged, chosen = reading[:3]
     if chosen:
-        h = float(np.median([entries[i].height for i in chosen]))
-        box = np.array([entries[i].box for i in chosen], np.float64)
-        lo, hi = box[:, :2].min(axis=0) - 3 * h, box[:, 2:].max(axis=0) + 3 * h
+        lo, hi, h = _block(entries, chosen, 3)
     else:
         h = TARGET_INK_PX
         reach = SPOT_REACH * float(max(grid_box[1] - grid_box[0]))
@@ -1294,10 +1300,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
             entries, judged, chosen, T, _ = wider
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
-    box = np.array([entries[i].box for i in chosen], np.float64)
-    pad = 0.5 * float(np.median([entries[i].height for i in chosen]))  # a frame clear of the letters
-    x0, y0 = box[:, :2].min(axis=0) - pad
-    x1, y1 = box[:, 2:].max(axis=0) + pad
+    (x0, y0), (x1, y1), _ = _block(entries, chosen, 0.5)  # a frame clear of the letters
     quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
     region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
     return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
@@ -1343,10 +1346,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # Second look at the list alone, as one block of text: the sparse page layout skips lines of a big page
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
         # keeps the better of its two readings.
-        entries, chosen = reading[0], reading[2]
-        h = float(np.median([entries[i].height for i in chosen]))
-        box = np.array([entries[i].box for i in chosen], np.float64)
-        lo, hi = box[:, :2].min(axis=0) - 6 * h, box[:, 2:].max(axis=0) + 6 * h
+        lo, hi, h = _block(reading[0], reading[2], 6)
         again = _judge(_crop_boxes(flat, lo, hi, engine, 6, left()), letters)
         read, reading = merge(read, reading, again)
         for strip_lo, strip_hi in _along_grid(lo, hi, grid_box, 3 * h):
@@ -1364,7 +1364,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     if loc is not None:
         # Words Tesseract could not make out (dim, blurred, tiny or hand-lettered print) matched letter by letter
         # against the words the grid spells, in the list's block or, with no list read, round the grid.
-        spotted = _spotted(flat, reading, letters, (q.min(axis=0), q.max(axis=0)))
+        spotted = _spotted(flat, reading, letters, grid_box)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
         elif len({v[0].word for v in spotted[1]}) >= SPOTTED_LIST:  # a grid word or two by chance are no list
@@ -1372,12 +1372,11 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     entries, judged, chosen, _ = reading
     at_edge = False
     if chosen and loc is not None:
-        h = float(np.median([entries[i].height for i in chosen]))
-        box = np.array([entries[i].box for i in chosen], np.float64)
+        lo, hi, h = _block(entries, chosen)
         size = np.array(flat.shape[::-1], np.float64)
         ih, iw = image.shape[:2]
         page = cv2.perspectiveTransform(np.array([[[0, 0], [iw, 0], [iw, ih], [0, ih]]], np.float64), T)[0]
         # only where the page was cut: a list that ends at the picture's own edge has nothing more to read
-        at_edge = bool(np.any((box[:, :2].min(axis=0) < EDGE_LINES * h) & (page.min(axis=0) < -1)) or
-                       np.any((box[:, 2:].max(axis=0) > size - EDGE_LINES * h) & (page.max(axis=0) > size + 1)))
+        at_edge = bool(np.any((lo < EDGE_LINES * h) & (page.min(axis=0) < -1)) or
+                       np.any((hi > size - EDGE_LINES * h) & (page.max(axis=0) > size + 1)))
     return entries, judged, chosen, T, at_edge
