@@ -1,9 +1,11 @@
-"""Shared test fixtures: where the bundled samples and the third-party corpus live."""
+"""Shared test fixtures: where the bundled samples and the third-party corpus live; a generated page's truth as
+the scanner's inputs and a list read scored against it."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,3 +31,19 @@ def corpus_dir() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
     return CORPUS
+
+
+def truth_location(truth: dict):
+    """The grid of a generated page's truth sidecar as the detector would report it (a GridLocation)."""
+    from scanner.detect import GridLocation  # here, not above: the solver's tests need no image side
+
+    return GridLocation(corners=np.asarray(truth["corners"], float), rows=truth["rows"], cols=truth["cols"])
+
+
+def list_score(words: list[str], listed: list[str]) -> tuple[int, int]:
+    """(listed words among ``words``, entries of ``words`` not listed), compared as grid keys."""
+    from scanner.wordlist import grid_key
+
+    got = [grid_key(w) for w in words]
+    want = {grid_key(w) for w in listed}
+    return len(want & set(got)), sum(g not in want for g in got)

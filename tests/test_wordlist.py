@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from conftest import corpus_items
+from conftest import corpus_items, list_score, truth_location
 from scanner import synth
 from scanner.cli import main
-from scanner.detect import GridLocation, find_grids
+from scanner.detect import find_grids
 from scanner.load import load_image
 from scanner.wordlist import WordList, clean_entry, correct_entries, edit_distance, grid_key, read_word_list
 from solver.errors import NoWordsError
@@ -83,16 +83,6 @@ def test_substitution_keeps_spaces_and_short_words_are_not_corrected():
     assert out[1][0].corrected is False  # 3 letters: one edit away from many strings, never corrected
 
 
-def _loc(truth: dict) -> GridLocation:
-    return GridLocation(corners=np.asarray(truth["corners"], float), rows=truth["rows"], cols=truth["cols"])
-
-
-def _score(words: list[str], listed: list[str]) -> tuple[int, int]:
-    got = [grid_key(w) for w in words]
-    want = {grid_key(w) for w in listed}
-    return len(want & set(got)), sum(g not in want for g in got)
-
-
 PAGES = [  # (seed, theme, page options, photo?)
     (1, "Fruits", dict(word_list_layout="below", list_columns=3, list_case="upper", title="Fruit Word Search",
                        instructions=synth.INSTRUCTIONS[0]), False),
@@ -115,8 +105,8 @@ def test_synthetic_pages(seed, theme, options, photo):
     image, truth = synth.render_page(puzzle, font_path=fonts[seed % len(fonts)], cell_px=40, **options)
     if photo:
         image, truth = synth.simulate_photo(image, truth, rng, rotation=12.0, perspective=0.04)
-    wl = read_word_list(image, _loc(truth), truth["grid"], source="page.png")
-    recovered, spurious = _score(wl.words, truth["words"])
+    wl = read_word_list(image, truth_location(truth), truth["grid"], source="page.png")
+    recovered, spurious = list_score(wl.words, truth["words"])
     assert recovered >= len(truth["words"]) - 1, wl.words
     assert spurious <= 1, wl.words
     region = np.asarray(truth["word_list_region"], float)
@@ -138,7 +128,7 @@ def test_page_without_a_list_raises_no_words():
     image, truth = synth.render_page(puzzle, cell_px=40, word_list_layout="none", title="Travel Word Search",
                                      instructions=synth.INSTRUCTIONS[1])
     with pytest.raises(NoWordsError, match="no word list found in page.png; give the words with --words"):
-        read_word_list(image, _loc(truth), truth["grid"], source="page.png")
+        read_word_list(image, truth_location(truth), truth["grid"], source="page.png")
 
 
 def test_garbage_list_raises_no_words():
@@ -149,7 +139,7 @@ def test_garbage_list_raises_no_words():
     shown = synth.Puzzle(grid=puzzle.grid, words=gibberish, placements=puzzle.placements)
     image, truth = synth.render_page(shown, cell_px=40, word_list_layout="below")
     with pytest.raises(NoWordsError):
-        read_word_list(image, _loc(truth), truth["grid"], source="page.png")
+        read_word_list(image, truth_location(truth), truth["grid"], source="page.png")
 
 
 def test_photo_texture_read_as_words_is_not_a_list():
@@ -168,7 +158,7 @@ def test_list_columns_the_page_reading_missed_are_read_along_the_grid():
     read round the entries found took in only the first two columns (10 of 20 words)."""
     image, truth = synth.condition_case("newsprint", 41)
     words = read_word_list(image, find_grids(image)[0], truth["grid"], source="newsprint.jpg").words
-    recovered, spurious = _score(words, truth["words"])
+    recovered, spurious = list_score(words, truth["words"])
     assert recovered == 20 and spurious <= 2, (recovered, spurious)
 
 
@@ -256,7 +246,7 @@ def test_two_puzzles_on_a_sheet_each_read_their_own_list():
         puzzle = synth.make_puzzle(rng, 12, 12, synth.THEMES[theme][:12])
         pages.append(synth.render_page(puzzle, cell_px=36, word_list_layout="below", title=theme))
     sheet, truth = synth.compose_pages(pages, columns=2)
-    locs = [_loc(t) for t in truth["puzzles"]]
+    locs = [truth_location(t) for t in truth["puzzles"]]
     for k, t in enumerate(truth["puzzles"]):
         others = [loc for j, loc in enumerate(locs) if j != k]
         wl = read_word_list(sheet, locs[k], t["grid"], source="sheet.png", other_grids=others)
@@ -301,8 +291,8 @@ def test_list_heading_is_not_an_entry(heading):
     x0, y0 = region[:, 0].min(), region[:, 1].min()
     font = synth._font(synth.available_fonts()[0], 22)
     ImageDraw.Draw(page).text((x0, y0 - 34), heading, font=font, fill=(0, 0, 0))
-    wl = read_word_list(np.asarray(page), _loc(truth), truth["grid"], source="page.png")
-    recovered, spurious = _score(wl.words, truth["words"])
+    wl = read_word_list(np.asarray(page), truth_location(truth), truth["grid"], source="page.png")
+    recovered, spurious = list_score(wl.words, truth["words"])
     assert not any(set(w.upper().split()) & set(heading.upper().split()) for w in wl.words), wl.words
     assert recovered >= len(truth["words"]) - 1 and spurious == 0, wl.words
 
@@ -401,8 +391,8 @@ def test_hard_pages_keep_their_list(condition, seed, least):
     the grid, of which Tesseract's sparse reading of the page finds two words (rotated 41: no list found before
     each side of the grid was read on its own as a block of text, 19 of 20 after)."""
     image, truth = synth.random_case(seed) if condition == "random" else synth.condition_case(condition, seed)
-    wl = read_word_list(image, _loc(truth), truth["grid"], source="page.png")
-    recovered, spurious = _score(wl.words, truth["words"])
+    wl = read_word_list(image, truth_location(truth), truth["grid"], source="page.png")
+    recovered, spurious = list_score(wl.words, truth["words"])
     assert recovered >= least and spurious <= 1, wl.words
 
 
@@ -549,7 +539,6 @@ def test_a_puzzles_title_is_not_its_list():
     assert puzzle.words_source == "none" and puzzle.word_list is None
 
 
-
 def test_list_columns_beside_the_block_first_read_are_looked_for():
     """The same sideways page through the pipeline (synth rotated 41, its grid as detected): the page's reading
     finds the list's right two columns, and the strips along the grid beside that block hold the other two, which
@@ -559,7 +548,7 @@ def test_list_columns_beside_the_block_first_read_are_looked_for():
 
     image, truth = synth.condition_case("rotated", 41)
     puzzle = solve_image(image, source="rotated 41", words=None)[0]
-    recovered, spurious = _score(puzzle.word_list.words, truth["words"])
+    recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
     assert recovered >= 18 and spurious <= 1, puzzle.word_list.words
 
 
@@ -571,5 +560,5 @@ def test_a_list_longer_than_the_grid_is_read_to_its_end():
 
     image, truth = synth.condition_case("small", 40)
     puzzle = solve_image(image, source="small 40", words=None)[0]
-    recovered, spurious = _score(puzzle.word_list.words, truth["words"])
+    recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
     assert recovered >= 17 and spurious <= 1, puzzle.word_list.words
