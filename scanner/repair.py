@@ -1,13 +1,14 @@
-"""Solve a read grid and repair single OCR errors: exact search first, then one mismatch for words still missing.
+"""Solve a read grid and repair OCR errors: exact search first, then up to two mismatches for words still missing.
 
 Repairs run in rounds: a cell corrected for one word is in the grid for the next round, so a word whose two
 misread cells are each shared with other words is still found, one correction at a time.
 
-A fuzzy (one-mismatch) hit must be believable: the mismatched cell should be one the OCR was unsure of, ideally
-with the needed letter among its alternatives. Words under SHORT_WORD letters only get a fuzzy hit when the cell's
-own alternatives include the needed letter (a random 3-letter near-miss is everywhere in a 15x15 grid). A fuzzy hit
-never overrides an exact one, never changes a cell an exact hit relies on, and two fuzzy hits never disagree about
-a cell.
+A fuzzy hit must be believable: a mismatched cell should be one the OCR was unsure of, ideally with the needed
+letter among its alternatives. Words under SHORT_WORD letters only get a fuzzy hit when the cell's own alternatives
+include the needed letter (a random 3-letter near-miss is everywhere in a 15x15 grid), and so does a hit with two
+mismatches, whatever its length (blurred lower case misreads a letter alike wherever it is: the two e's of
+ECLIPSE both read s). A hit with one mismatch is always preferred to one with two. A fuzzy hit never overrides an
+exact one, never changes a cell an exact hit relies on, and two fuzzy hits never disagree about a cell.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ SHORT_WORD = 5
 """Words shorter than this need the needed letter among the mismatched cell's OCR alternatives."""
 MAX_ROUNDS = 3
 """Repair rounds: each may use the cells corrected by the previous ones."""
+MAX_MISMATCHES = 2
+"""Cells one word may have repaired at once (the solver's majority rule allows two from five letters on)."""
 
 
 @dataclass(frozen=True)
@@ -34,13 +37,16 @@ class Repaired:
 
 
 def _candidate_score(occ, word_len: int, confidence: np.ndarray, alternatives) -> float | None:
-    """How believable a one-mismatch occurrence is (higher is better); None when it must be rejected."""
-    (miss,) = occ.mismatches
-    r, c = miss.cell
-    alt = alternatives[r][c].get(miss.needed, 0.0) if alternatives is not None else 0.0
-    if word_len < SHORT_WORD and alt <= 0.0:
-        return None
-    return float(alt) + (1.0 - float(confidence[r, c]))
+    """How believable a fuzzy occurrence is (higher is better): its mismatched cells' mean of the needed letter's
+    alternative confidence plus the OCR's doubt; None when it must be rejected."""
+    score = 0.0
+    for miss in occ.mismatches:
+        r, c = miss.cell
+        alt = alternatives[r][c].get(miss.needed, 0.0) if alternatives is not None else 0.0
+        if alt <= 0.0 and (word_len < SHORT_WORD or len(occ.mismatches) > 1):
+            return None
+        score += float(alt) + (1.0 - float(confidence[r, c]))
+    return score / len(occ.mismatches)
 
 
 def _cell_letters(occ, letters: list[list[str]]) -> dict[tuple[int, int], str]:
@@ -53,21 +59,22 @@ def _cell_letters(occ, letters: list[list[str]]) -> dict[tuple[int, int], str]:
 
 def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confidence: np.ndarray,
                   alternatives) -> dict[int, Occurrence]:
-    """One-mismatch hits for `words` in the current grid, best first, consistent with `fixed` (updated in place).
+    """Fuzzy hits for `words` in the current grid, fewest mismatches and then best first, consistent with `fixed`
+    (updated in place).
 
     Returns {index into words: occurrence}.
     """
-    fuzzy = solve(grid, words, max_mismatches=1, alternatives=alternatives)
-    candidates = []  # (score, word index, occurrence)
+    fuzzy = solve(grid, words, max_mismatches=MAX_MISMATCHES, alternatives=alternatives)
+    candidates = []  # (mismatches, score, word index, occurrence)
     for k, res in enumerate(fuzzy):
         for occ in res.occurrences:
-            if len(occ.mismatches) == 1:
+            if occ.mismatches:
                 score = _candidate_score(occ, len(occ.cells), confidence, alternatives)
                 if score is not None:
-                    candidates.append((score, k, occ))
-    candidates.sort(key=lambda cand: (-cand[0], cand[1]))
+                    candidates.append((len(occ.mismatches), score, k, occ))
+    candidates.sort(key=lambda cand: (cand[0], -cand[1], cand[2]))
     accepted: dict[int, Occurrence] = {}
-    for _score, k, occ in candidates:
+    for _n, _score, k, occ in candidates:
         if k in accepted:
             continue
         need = _cell_letters(occ, grid)
@@ -79,7 +86,7 @@ def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confiden
 
 def solve_and_repair(letters: list[list[str]], words: list[str], confidence: np.ndarray,
                      alternatives=None, keep: Iterable[tuple[int, int]] = ()) -> Repaired:
-    """Find `words` in the read grid, repairing at most one misread cell per word and round.
+    """Find `words` in the read grid, repairing at most MAX_MISMATCHES misread cells per word and round.
 
     Corrections made in one round are in the grid for the next (up to MAX_ROUNDS), so a word with two misread
     cells is found when another word has already corrected one of them; its result lists every cell where the

@@ -75,13 +75,22 @@ def test_a_long_word_with_one_misread_cell_is_found_and_the_cell_corrected():
 
 
 def test_a_cell_corrected_for_one_word_helps_repair_another_in_the_next_round():
-    letters, conf, alts = reading({(0, 0): 0.4, (1, 0): 0.45}, {(0, 0): {"Q": 0.3}, (1, 0): {"A": 0.3}})
+    letters, conf, alts = reading({(0, 0): 0.4, (1, 0): 0.45}, {(0, 0): {"Q": 0.3}})
     out = solve_and_repair(letters, ["QADKS", "QUARTZ"], conf, alts)  # QADKS: (0,0) and (1,0) both misread
     qadks, quartz = out.results
     assert quartz.found and qadks.found and qadks.direction == "S"
     assert [(m.cell, m.read, m.needed) for m in qadks.mismatches] == [((0, 0), "O", "Q"), ((1, 0), "X", "A")]
     assert out.letters[0][0] == "Q" and out.letters[1][0] == "A" and len(out.corrections) == 2
-    assert not solve_and_repair(letters, ["QADKS"], conf, alts).results[0].found  # two errors alone: no
+    # two errors alone, one of them a cell whose alternatives lack the needed letter: no
+    assert not solve_and_repair(letters, ["QADKS"], conf, alts).results[0].found
+
+
+def test_two_misread_cells_are_repaired_at_once_when_both_list_the_needed_letter():
+    letters, conf, alts = reading({(0, 0): 0.4, (1, 0): 0.45}, {(0, 0): {"Q": 0.3}, (1, 0): {"A": 0.3}})
+    res = solve_and_repair(letters, ["QADKS"], conf, alts).results[0]
+    assert res.found and [(m.cell, m.needed) for m in res.mismatches] == [((0, 0), "Q"), ((1, 0), "A")]
+    # a four-letter word with two wrong cells is no majority: no
+    assert not solve_and_repair(letters, ["QADK"], conf, alts).results[0].found
 
 
 def test_a_short_word_needs_the_letter_among_the_cells_alternatives():
