@@ -34,6 +34,10 @@ REACH, WIDE_REACH = 1.0, 2.0
 """The list is looked for within REACH grid sizes (the grid's longer side) of the grid, and within WIDE_REACH
 when it comes within EDGE_LINES of its lines of the edge of that part of the page (a long column of entries)."""
 EDGE_LINES = 2.0
+BLOCK_LINES, RUN_ON_READS = 6.0, 2
+"""The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
+come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
+times (a long column of small print that the page's reading took only the top of; see _run_on)."""
 SPOTTED_LIST = 3
 """Different words spotted (see _spotted) that make a list where Tesseract read none."""
 SPOT_REACH = 1.0
@@ -1210,6 +1214,26 @@ def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.n
     return strips
 
 
+def _run_on(lo: np.ndarray, hi: np.ndarray, e_lo: np.ndarray, e_hi: np.ndarray, h: float,
+            size: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The strips of the page (corners lo, hi; x, y) beyond each edge of the part read (``lo``, ``hi``) that the
+    list's entries (``e_lo``, ``e_hi``; text ``h`` px high) come within BLOCK_LINES / 2 lines of: each overlaps the
+    part read by that much and reaches 2 * BLOCK_LINES lines past it, within the page (``size``). Read on their own,
+    as _along_grid's are: the part read and the strip as one block would read every entry worse."""
+    near, far = 0.5 * BLOCK_LINES * h, 2 * BLOCK_LINES * h
+    strips = []
+    for axis in (0, 1):
+        if e_hi[axis] > hi[axis] - near and hi[axis] < size[axis] - 1:
+            s_lo, s_hi = lo.copy(), hi.copy()
+            s_lo[axis], s_hi[axis] = hi[axis] - near, min(hi[axis] + far, size[axis])
+            strips.append((s_lo, s_hi))
+        if e_lo[axis] < lo[axis] + near and lo[axis] > 1:
+            s_lo, s_hi = lo.copy(), hi.copy()
+            s_lo[axis], s_hi[axis] = max(lo[axis] - far, 0.0), lo[axis] + near
+            strips.append((s_lo, s_hi))
+    return strips
+
+
 def _block(entries: list[_Entry], chosen: list[int], lines: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
     """(lo, hi: the corners (x, y) of the box round the ``chosen`` entries, grown by ``lines`` times their median
     text height; that height)."""
@@ -1346,9 +1370,19 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # Second look at the list alone, as one block of text: the sparse page layout skips lines of a big page
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
         # keeps the better of its two readings.
-        lo, hi, h = _block(reading[0], reading[2], 6)
+        lo, hi, h = _block(reading[0], reading[2], BLOCK_LINES)
         again = _judge(_crop_boxes(flat, lo, hi, engine, 6, left()), letters)
         read, reading = merge(read, reading, again)
+        size = np.array(flat.shape[::-1], np.float64)
+        read_lo, read_hi = np.maximum(lo, 0), np.minimum(hi, size)
+        for _ in range(RUN_ON_READS):
+            strips = _run_on(read_lo, read_hi, *_block(reading[0], reading[2]), size)
+            for strip_lo, strip_hi in strips:
+                more = _judge(_crop_boxes(flat, strip_lo, strip_hi, engine, 6, left()), letters)
+                read, reading = merge(read, reading, more)
+                read_lo, read_hi = np.minimum(read_lo, strip_lo), np.maximum(read_hi, strip_hi)
+            if not strips:
+                break
         for strip_lo, strip_hi in _along_grid(lo, hi, grid_box, 3 * h):
             more = _judge(_crop_boxes(flat, strip_lo, strip_hi, engine, 6, left()), letters)
             read, reading = merge(read, reading, more)

@@ -562,3 +562,14 @@ def test_a_list_longer_than_the_grid_is_read_to_its_end():
     puzzle = solve_image(image, source="small 40", words=None)[0]
     recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
     assert recovered >= 17 and spurious <= 1, puzzle.word_list.words
+
+
+def test_a_column_of_small_print_is_read_on_past_the_block_first_read():
+    """A single column of 20 small entries below a 29x29 grid of tiny letters (synth tiny 63, its grid where the
+    generator put it): the page's reading finds none of it, the grid's side, read as a block, its top dozen
+    lines, and the block read again its first 14. Its entries come within half the block's margin of its lower edge, so
+    the page below that edge is read on its own: >= 18 of 20 words (measured 19; 13 before)."""
+    image, truth = synth.condition_case("tiny", 63)
+    words = read_word_list(image, truth_location(truth), truth["grid"], source="tiny 63").words
+    recovered, spurious = list_score(words, truth["words"])
+    assert recovered >= 18 and spurious <= 1, words
