@@ -352,7 +352,7 @@ def _search(work: np.ndarray) -> list[_Lattice]:
                 if again and _agree(found[0], again[0]):
                     return lattices + found + again  # the same full grid with and without its rules
                 found += again
-            if not any(lat.isolated for lat in found):
+            if not any(lat.isolated and lat.fill >= 0.8 for lat in found):
                 for frame in _ruled_frames(mask):
                     found += _lattices(_blobs_without_lines(mask, frame))
                     if _clean(found):
