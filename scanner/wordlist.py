@@ -1354,6 +1354,10 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         merged = _choose(*both, letters, soft)
         return (both, merged) if merged[2] else (read, reading)
 
+    def merge_block(read: tuple, reading: tuple, lo: np.ndarray, hi: np.ndarray) -> tuple[tuple, tuple]:
+        """merge of the part of the page from ``lo`` to ``hi`` (x, y) read as one block of text."""
+        return merge(read, reading, _judge(_crop_boxes(flat, lo, hi, engine, 6, left()), letters))
+
     read = _judge(_tighten(flat, engine.read_text(flat, 11, left())), letters)
     reading = _choose(*read, letters, soft)
     grid_box = None
@@ -1375,21 +1379,18 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
         # keeps the better of its two readings.
         lo, hi, h = _block(reading[0], reading[2], BLOCK_LINES)
-        again = _judge(_crop_boxes(flat, lo, hi, engine, 6, left()), letters)
-        read, reading = merge(read, reading, again)
+        read, reading = merge_block(read, reading, lo, hi)
         size = np.array(flat.shape[::-1], np.float64)
         read_lo, read_hi = np.maximum(lo, 0), np.minimum(hi, size)
         for _ in range(RUN_ON_READS):
             strips = _run_on(read_lo, read_hi, *_block(reading[0], reading[2]), size)
             for strip_lo, strip_hi in strips:
-                more = _judge(_crop_boxes(flat, strip_lo, strip_hi, engine, 6, left()), letters)
-                read, reading = merge(read, reading, more)
+                read, reading = merge_block(read, reading, strip_lo, strip_hi)
                 read_lo, read_hi = np.minimum(read_lo, strip_lo), np.maximum(read_hi, strip_hi)
             if not strips:
                 break
         for strip_lo, strip_hi in _along_grid(lo, hi, grid_box, 3 * h):
-            more = _judge(_crop_boxes(flat, strip_lo, strip_hi, engine, 6, left()), letters)
-            read, reading = merge(read, reading, more)
+            read, reading = merge_block(read, reading, strip_lo, strip_hi)
         # Last look, alone, at each entry of the list's block that did not make the list and at each line of the
         # list's columns that lacks an entry or holds one the grid does not hold as read: the layout of a block of
         # small or hand-lettered print misleads Tesseract's reading of its words. Only readings the grid backs as
