@@ -567,8 +567,8 @@ def test_a_list_longer_than_the_grid_is_read_to_its_end():
 def test_a_column_of_small_print_is_read_on_past_the_block_first_read():
     """A single column of 20 small entries below a 29x29 grid of tiny letters (synth tiny 63, its grid where the
     generator put it): the page's reading finds none of it, the grid's side, read as a block, its top dozen
-    lines, and the block read again its first 14. Its entries come within half the block's margin of its lower edge, so
-    the page below that edge is read on its own: >= 18 of 20 words (measured 19; 13 before)."""
+    lines, and the block read again its first 14. Its entries come within half the block's margin of its lower
+    edge, so the page below that edge is read on its own: >= 18 of 20 words (measured 19; 13 before)."""
     image, truth = synth.condition_case("tiny", 63)
     words = read_word_list(image, truth_location(truth), truth["grid"], source="tiny 63").words
     recovered, spurious = list_score(words, truth["words"])
@@ -578,9 +578,10 @@ def test_a_column_of_small_print_is_read_on_past_the_block_first_read():
 def test_a_dark_on_light_list_above_a_white_on_dark_grid_is_not_read_inverted():
     """A 640x480-class photo of a white-on-dark ruled grid with its list printed dark on the paper above it
     (synth small 83, its grid where the generator put it; the grid's dark panel is darker than the photo's
-    background, so no sheet is told from the background). The print's polarity is judged on a ring round the grid, which took in
-    the paper along the panel's edge: brighter than its surroundings, it passed for light print, the page was
-    inverted and the list read as nothing. Clear of the panel: >= 14 of 16 words (measured 15; 0 before)."""
+    background, so no sheet is told from the background). The print's polarity is judged on a ring round the
+    grid, which took in the paper along the panel's edge: brighter than its surroundings, it passed for light
+    print, the page was inverted and the list read as nothing. Clear of the panel: >= 14 of 16 words (measured
+    15; 0 before)."""
     image, truth = synth.condition_case("small", 83)
     words = read_word_list(image, truth_location(truth), truth["grid"], source="small 83").words
     recovered, spurious = list_score(words, truth["words"])
