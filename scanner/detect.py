@@ -179,7 +179,7 @@ def _interleaved(lat: _Lattice, other: _Lattice) -> bool:
     off that twin's nodes and end its rows.)"""
     centre, angle, pitch = _axes(lat)
     _, o_angle, o_pitch = _axes(other)
-    if abs((angle - o_angle) % 90 - 45) > 6 or not 1.25 < o_pitch / pitch < 1.6 or other.fill < 0.8:
+    if abs((angle - o_angle) % 90 - 45) > 6 or not 1.25 < o_pitch / pitch < 1.6 or other.fill < 0.7:
         return False
     quad = other.corners().astype(np.float32)
     return cv2.pointPolygonTest(quad, (float(centre[0]), float(centre[1])), False) >= 0
