@@ -1345,6 +1345,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
     flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch, reach)
+    size = np.array(flat.shape[::-1], np.float64)  # the read page's (width, height)
     words = functools.partial(_grid_words, tuple(letters))
 
     def merge(read: tuple, reading: tuple, other: tuple) -> tuple[tuple, tuple]:
@@ -1380,7 +1381,6 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # keeps the better of its two readings.
         lo, hi, h = _block(reading[0], reading[2], BLOCK_LINES)
         read, reading = merge_block(read, reading, lo, hi)
-        size = np.array(flat.shape[::-1], np.float64)
         read_lo, read_hi = np.maximum(lo, 0), np.minimum(hi, size)
         for _ in range(RUN_ON_READS):
             strips = _run_on(read_lo, read_hi, *_block(reading[0], reading[2]), size)
@@ -1412,7 +1412,6 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     at_edge = False
     if chosen and loc is not None:
         lo, hi, h = _block(entries, chosen)
-        size = np.array(flat.shape[::-1], np.float64)
         ih, iw = image.shape[:2]
         page = cv2.perspectiveTransform(np.array([[[0, 0], [iw, 0], [iw, ih], [0, ih]]], np.float64), T)[0]
         # only where the page was cut: a list that ends at the picture's own edge has nothing more to read
