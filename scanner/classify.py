@@ -100,11 +100,12 @@ def forward(w: dict[str, np.ndarray], windows: np.ndarray) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def size_cuts(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int, letter_px: float) -> list[np.ndarray]:
-    """cell_windows of ``cells`` cut at each of SIZES times the letter height ``letter_px``: on noisy grids the
-    measured height is unreliable (letter blobs merge with grid-line fragments and grain, up to 1.5 times too
+def size_cuts(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int, letter_px: float,
+              sizes: tuple[float, ...] = SIZES) -> list[np.ndarray]:
+    """cell_windows of ``cells`` cut at each of ``sizes`` times the letter height ``letter_px``: on noisy grids
+    the measured height is unreliable (letter blobs merge with grid-line fragments and grain, up to 1.5 times too
     tall), and letters cut at the wrong size read badly while the model's confidence drops with them."""
-    return [cell_windows(flat, cells, cell_px, letter_px * f)[0] for f in SIZES]
+    return [cell_windows(flat, cells, cell_px, letter_px * f)[0] for f in sizes]
 
 
 def surest_size(cuts: list[np.ndarray], judged: np.ndarray, model: str = "capitals") -> np.ndarray:

@@ -44,6 +44,10 @@ BARS = ("l", "I", "|")  # see _normalise()
 # see _classifier_opinions()
 DEGRADED_BELOW, CLASSIFIER_SURE, CLASSIFIER_SURE_MOSTLY, CLASSIFIER_OVERRIDES = 0.6, 0.92, 0.7, 0.95
 BLANK_CONTRAST, INK_CONTRAST, GIVES_WAY, LOWER_UNSURE = 0.3, 12.0, 0.5, 0.2
+# Blur swells thresholded lower-case letters (a blurred ruled grid's measured 0.75 of a cell, for 0.5): a lower-case
+# grid Tesseract is unsure of is also cut smaller (never larger, where letters fill the window and the model is near
+# certain of nonsense), and the surest size taken when the model is LOWER_SURER surer of it than of the measured one.
+LOWER_SIZES, LOWER_SURER = tuple(f for f in classify.SIZES if f < 1.0), 0.1
 FAINT_INK = 150.0  # grey levels from paper to ink of a grid's median cell under which its print is faint
 LOWER_SHAPES = "abdefghmnqrty"  # lower-case letters unlike their capitals (see printed_lower())
 
@@ -647,6 +651,11 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         p = classify.surest_model(flat, everything, cell_px, letter_px, inked, ("capitals", "faint"))
     else:
         p = classify.probabilities(windows, "lower" if cells.lower else "capitals")
+        if tesseract_unsure and cells.lower:
+            smaller = classify.surest_size(classify.size_cuts(flat, everything, cell_px, letter_px, LOWER_SIZES),
+                                           inked, "lower")
+            if classify.sureness(smaller, inked) >= classify.sureness(p, inked) + LOWER_SURER:
+                p = smaller
     best, sure = p.argmax(axis=1), p.max(axis=1)
     disputed = inked & np.array([alphabet[best[i]] != cells.grid[r][c] for i, (r, c) in enumerate(everything)])
     degraded = tesseract_unsure and disputed.any() and np.median(sure[disputed]) >= (
