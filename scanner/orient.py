@@ -44,7 +44,9 @@ every other turn's by this much (its wrong turns led by at most 0.068; see bench
 LOWER_BY = 0.12
 """Letters that read as lower case, but not surely (see _lower), are lower case if the classifier's lower-case
 model is surer of them than its capitals model by this much (mean certainty, 0..1; generated pages: lower case
-led by 0.16-0.28, capitals read as lower case by at most 0.045)."""
+led by 0.16-0.28, capitals read as lower case by at most 0.045). Read as lower case, but under SURE, they are
+capitals if its capitals model is this much surer (hand-lettered capitals of uneven height, read as lower case at
+70: 0.94 against 0.76; on 56 lower-case pages the capitals model was never the surer)."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
@@ -92,12 +94,12 @@ def _turned_sample(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: in
     return sample_letters(middle_band(turned, *((cols, rows) if turns % 2 else (rows, cols)), cell_px, SAMPLE), cell_px)
 
 
-def classifier_turns(band: Band, cell_px: int, model: str = "capitals",
-                     count: int = 3 * SAMPLE) -> dict[int, float]:
+def classifier_turns(band: Band, cell_px: int, model: str = "capitals", count: int = 3 * SAMPLE,
+                     turns: tuple[int, ...] = (0, 1, 2, 3)) -> dict[int, float]:
     """The classifier's mean certainty (0..1) over up to ``count`` letters of the band seen in each quarter
-    turn (as np.rot90), by ``model`` (scanner.classify.MODELS): the model of the letters' case, since each is
-    sure of the other's letters turned (the lower-case model of turned capitals, the capitals model of upside-down
-    lower case).
+    turn of ``turns`` (as np.rot90), by ``model`` (scanner.classify.MODELS): the model of the letters' case, since
+    each is sure of the other's letters turned (the lower-case model of turned capitals, the capitals model of
+    upside-down lower case).
 
     Each letter's window is cut scaled by the letters' height (for the turns that keep rows as rows) or by their
     width (for the sideways turns, where the width stands upright), then turned; and since on a noisy page
@@ -108,13 +110,13 @@ def classifier_turns(band: Band, cell_px: int, model: str = "capitals",
     if not cells:
         return {}
     masks = [band.found[cell][2] for cell in cells]
-    scores = dict.fromkeys(range(4), 0.0)
-    for axis in (0, 1):
+    scores = dict.fromkeys(turns, 0.0)
+    for axis in {turn % 2 for turn in turns}:
         extent = float(np.median([mask.shape[axis] for mask in masks]))
         for windows in classify.size_cuts(band.flat, cells, cell_px, extent):
-            for turns in (axis, axis + 2):
-                turned = np.ascontiguousarray(np.rot90(windows, turns, axes=(1, 2)))
-                scores[turns] = max(scores[turns], float(np.mean(classify.probabilities(turned, model).max(axis=1))))
+            for turn in {axis, axis + 2} & set(turns):
+                turned = np.ascontiguousarray(np.rot90(windows, turn, axes=(1, 2)))
+                scores[turn] = max(scores[turn], float(np.mean(classify.probabilities(turned, model).max(axis=1))))
     return scores
 
 
@@ -203,6 +205,12 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
             certainty[model] = classifier_turns(band(3 * SAMPLE), cell_px, model)
         return certainty[model]
 
+    def sureness(model: str, turn: int) -> float:
+        """The classifier's certainty of the wider band in ``turn`` by ``model`` (from turns_by once asked)."""
+        if model in certainty:
+            return certainty[model].get(turn, 0.0)
+        return classifier_turns(band(3 * SAMPLE), cell_px, model, turns=(turn,)).get(turn, 0.0)
+
     if len(band(SAMPLE).found) < 2:
         return Orientation()
     best, readings, letters = _tesseract_turn(rectified_gray, rows, cols, cell_px, engine, alphabet, band)
@@ -214,9 +222,10 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
             letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
             readings = _readings(letters, (0,), engine, alphabet)
     lower = _lower(readings, letters)
-    if lower is None:
-        sureness = {model: turns_by(model).get(best, 0.0) for model in ("lower", "capitals")}
-        lower = sureness["lower"] >= sureness["capitals"] + LOWER_BY
+    if lower is None or (lower and readings[_best(readings)][0] < SURE):  # the classifier decides, or may overrule
+        sure = {model: sureness(model, best) for model in ("lower", "capitals")}
+        lower = sure["lower"] >= sure["capitals"] + LOWER_BY if lower is None else \
+            sure["capitals"] < sure["lower"] + LOWER_BY
     return Orientation(best, lower)
 
 
