@@ -138,9 +138,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
         # (Also a second chance when nothing was found at all.)
         best = max(lattices, key=lambda g: g.nodes, default=None)
-        b, g, r = cv2.split(small)
-        bright = cv2.max(cv2.max(b, g), r)
-        if best is None or _coloured_ink(bright, cv2.min(cv2.min(b, g), r), best.corners()):
+        bright, dark = imaging.extremes(small)
+        if best is None or _coloured_ink(bright, dark, best.corners()):
             lattices += _search(bright)
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
                                                    _halved(lat, other) for other in lattices)]
@@ -223,12 +222,11 @@ def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> 
     `bright` and `dark` are the per-pixel largest and smallest channel."""
     region = np.zeros(bright.shape[:2], np.uint8)
     cv2.fillConvexPoly(region, np.round(corners).astype(np.int32), 1)
-    hi = bright[region > 0].astype(np.int16)
-    lo = dark[region > 0].astype(np.int16)
+    hi = bright[region > 0]
     if hi.size == 0:
         return False
     paper = float(np.percentile(hi, 95))
-    return np.count_nonzero((hi - lo > 50) & (hi < 0.85 * paper)) > 0.002 * hi.size
+    return np.count_nonzero(imaging.coloured(hi, dark[region > 0]) & (hi < 0.85 * paper)) > 0.002 * hi.size
 
 
 def _lattice_ink(gray: np.ndarray, lat: _Lattice, px: int) -> np.ndarray:
@@ -435,13 +433,21 @@ def _near(a: np.ndarray, b: np.ndarray, cols: int) -> bool:
 
 def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np.ndarray, np.ndarray]:
     """Warp the grid to a (rows*cell_px, cols*cell_px) grey image, dark letters on light, one cell per cell_px
-    square; also return the 3x3 homography mapping input pixels -> rectified pixels."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
+    square, coloured pen over its letters made light (imaging.without_pen); also return the 3x3 homography
+    mapping input pixels -> rectified pixels."""
     w, h = loc.cols * cell_px, loc.rows * cell_px
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
     H = cv2.getPerspectiveTransform(loc.corners.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
+    src_cell = float(np.linalg.norm(loc.corners[1] - loc.corners[0])) / loc.cols
+    if image.ndim == 2:
+        gray = image
+    else:  # pen judged over the grid's box alone: a 12-MP photo costs no more
+        gray = cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
+        x, y, bw, bh = cv2.boundingRect(np.round(loc.corners).astype(np.int32))
+        box = np.s_[max(y - 2, 0):y + bh + 2, max(x - 2, 0):x + bw + 2]
+        if gray[box].size:
+            gray[box] = imaging.without_pen(image[box], src_cell)
     # Shrinking a lot in one warp aliases; pre-shrink with area averaging first.
-    src_cell = np.linalg.norm(loc.corners[1] - loc.corners[0]) / loc.cols
     shrink = min(1.0, 2.0 * cell_px / max(src_cell, 1e-6))
     if shrink < 0.9:
         small = imaging.shrink(gray, shrink)

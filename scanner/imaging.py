@@ -12,6 +12,60 @@ LIGHT_BY = 1.1
 """How much further light print must stand out from its ground than dark print to be taken for light print
 (see light_on_dark; generated and corpus grids: dark print's ratio at most 0.85 but for a photo under glare,
 1.03; light print's at least 1.17)."""
+PEN_CHROMA = 50
+"""A pixel whose channels differ by more than this is coloured: pen (blue, red) rather than black or grey print."""
+PEN_CELLS = 1.5
+"""Pen strokes are longer than this many cells (a word's ellipse, a scribble): colour fringes are a letter long."""
+PEN_PITCH = 24.0
+"""The cell size (px) pen strokes are looked for at (see without_pen)."""
+PEN_SHARE = 0.5
+"""Under this share of a grid's ink coloured, the colour is pen over the print; over it, the print is coloured."""
+
+
+def extremes(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's brightest and darkest channel of a BGR image."""
+    b, g, r = cv2.split(image[:, :, :3])
+    return cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+
+
+def coloured(bright: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """Boolean mask of the coloured pixels, given each pixel's brightest and darkest channel (see extremes)."""
+    return bright - dark > PEN_CHROMA  # never below 0
+
+
+def without_pen(image: np.ndarray, pitch: float) -> np.ndarray:
+    """Grey levels of a BGR picture of print with coloured pen over it (a partly solved puzzle: words circled in
+    blue or red through their letters): each pixel of a coloured stroke longer than PEN_CELLS cells of ``pitch``
+    px takes its brightest channel, in which the pen is light, and the rest plain grey. When PEN_SHARE of the ink
+    (under 0.7 of the paper's level) or more is coloured, the print itself is (a grid printed in red or blue), and
+    the picture is plain grey throughout. Strokes are looked for at PEN_PITCH px a cell (a 12-MP photo's grid
+    costs a few ms when it has none)."""
+    image = image[:, :, :3]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scale = min(1.0, PEN_PITCH / max(pitch, 1.0))
+    small = shrink(image, scale) if scale < 1.0 else image
+    balance = np.diag(255.0 / np.maximum(np.percentile(small.reshape(-1, 3), 90, axis=0), 1.0))
+
+    def pen(picture: np.ndarray) -> np.ndarray:
+        # judged with the paper made white (a lamp's cast colours the paper, not pen) and the sensor's colour
+        # noise smoothed out (a night photo's is pen-strong, pixel by pixel, once its dim paper is made white)
+        return coloured(*extremes(cv2.GaussianBlur(cv2.transform(picture, balance), (0, 0), 1.0)))
+
+    found = pen(small)
+    small_gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    ink = small_gray < 0.7 * float(np.percentile(small_gray, 90))
+    if not found.any() or np.count_nonzero(found & ink) >= PEN_SHARE * np.count_nonzero(ink):
+        return gray
+    # Only long strokes: JPEG's coarse colour fringes each letter of a photo under a lamp's cast with colour
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(found.astype(np.uint8), connectivity=8)
+    strokes = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) > PEN_CELLS * pitch * scale
+    strokes[0] = False
+    if not strokes.any():
+        return gray
+    near = cv2.dilate(strokes[labels].astype(np.uint8), np.ones((3, 3), np.uint8))
+    if scale < 1.0:
+        near = cv2.resize(near, gray.shape[::-1], interpolation=cv2.INTER_NEAREST)
+    return np.where((near > 0) & pen(image), extremes(image)[0], gray)
 
 
 def shrink(image: np.ndarray, scale: float) -> np.ndarray:

@@ -534,8 +534,7 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     soft). ``main``: the corners of the grid the list belongs to (None: the whole image is the list); ``pitch``:
     its cell size in image px; ``reach``: the page is cut to this many grid sizes round it (see _window)."""
     if image.ndim == 3:  # the darkest channel: coloured print (orange, pink, red) turns dark like black print
-        b, g, r = cv2.split(image)
-        gray = cv2.min(cv2.min(b, g), r)
+        gray = imaging.extremes(image)[1]
     else:
         gray = image
     T, size = _fit(_page_transform(image.shape, main), image.shape)

@@ -107,3 +107,39 @@ def test_edge_width_grows_with_blur() -> None:
     assert 2.0 <= crisp <= 4.0 and soft > 2.5 * crisp
     assert imaging.edge_width(step) == 0.0 and imaging.edge_width(np.full((40, 80), 255, np.uint8)) == 0.0
 
+
+
+def _pen_page(ink: tuple[int, int, int], pen: tuple[int, int, int] | None, cast: tuple[float, float, float],
+              zoom: int = 1) -> np.ndarray:
+    """A BGR page of letters printed in ``ink``, a ``pen`` ellipse (BGR) round a row of them when given, all under
+    a lamp's colour ``cast`` (per-channel factors) and slightly blurred as a photo is; cells 60 px, times ``zoom``."""
+    page = np.full((400, 400, 3), 235, np.uint8)
+    for y in range(40, 400, 60):
+        for x in range(30, 400, 60):
+            cv2.putText(page, "E", (x, y), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 3)
+    if pen is not None:
+        cv2.ellipse(page, (200, 88), (190, 30), 0, 0, 360, pen, 4, cv2.LINE_AA)
+    page = cv2.GaussianBlur(page, (0, 0), 1.0)
+    page = cv2.resize(page, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+    return np.clip(page * np.array(cast), 0, 255).astype(np.uint8)
+
+
+def test_pen_round_the_letters_is_made_light_and_the_print_kept() -> None:
+    """Blue and red pen circling a row of printed letters (a partly solved puzzle) turn light in the grey picture,
+    with cells of 60 px and of 240 px (strokes looked for shrunk), while the letters stay as dark as plain grey
+    makes them; under an orange lamp's cast with no pen, and for a grid printed in red, with or without pen, the
+    picture is plain grey throughout."""
+    for pen in ((170, 60, 20), (40, 40, 200)):
+        for zoom in (1, 4):
+            page = _pen_page((20, 20, 20), pen, (1.0, 1.0, 1.0), zoom)
+            gray = cv2.cvtColor(page, cv2.COLOR_BGR2GRAY)
+            stroke = cv2.ellipse(np.zeros(gray.shape, np.uint8), (200 * zoom, 88 * zoom), (190 * zoom, 30 * zoom),
+                                 0, 0, 360, 1, 2 * zoom) > 0
+            letters = (_pen_page((20, 20, 20), None, (1.0, 1.0, 1.0), zoom)[:, :, 0] < 100) & ~cv2.dilate(
+                stroke.astype(np.uint8), np.ones((9 * zoom, 9 * zoom), np.uint8)).astype(bool)
+            out = imaging.without_pen(page, 60.0 * zoom)
+            assert np.median(out[stroke]) > np.median(gray[stroke]) + 60, (pen, zoom)
+            assert np.array_equal(out[letters], gray[letters])
+    for page in (_pen_page((20, 20, 20), None, (0.45, 0.75, 1.0)), _pen_page((40, 40, 200), None, (1, 1, 1)),
+                 _pen_page((40, 40, 200), (170, 60, 20), (1, 1, 1))):
+        assert np.array_equal(imaging.without_pen(page, 60.0), cv2.cvtColor(page, cv2.COLOR_BGR2GRAY))
