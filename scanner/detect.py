@@ -155,12 +155,53 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
             continue
         chosen.append(lat)
     located = []
-    for lat in chosen:
+    for lat in _joined(chosen):
         inverted = _light_on_dark(work, lat)
         lat = _within_frame(255 - work if inverted else work, lat)
         lat = _to_frame(255 - work if inverted else work, lat)
         located.append(GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=inverted))
     return located
+
+
+def _joined(lattices: list[_Lattice]) -> list[_Lattice]:
+    """The lattices with the pieces of one grid joined (see _join), in the same order."""
+    out = list(lattices)
+    i = 0
+    while i < len(out):
+        for j in range(i + 1, len(out)):
+            whole = _join(out[i], out[j])
+            if whole is not None:
+                out[i] = whole
+                del out[j]
+                break
+        else:
+            i += 1
+    return out
+
+
+def _join(a: _Lattice, b: _Lattice) -> _Lattice | None:
+    """``a`` and ``b`` as one lattice when they are two pieces of one grid: ``b``'s corners fall on ``a``'s cell
+    boundaries (within a quarter cell), over the same columns with rows overlapping ``a``'s, or over the same rows
+    with columns overlapping. (A tilted white-on-dark grid whose middle rows blurred came out as an upper 10x15
+    and a lower 8x15 sharing three rows.) Separate puzzles never overlap. None when they are not."""
+    try:
+        uv = _apply(np.linalg.inv(a.H), b.corners()) + 0.5  # cell boundaries at whole numbers
+    except np.linalg.LinAlgError:
+        return None
+    edges = np.round(uv)
+    if not np.isfinite(uv).all() or np.abs(uv - edges).max() > 0.25:
+        return None
+    (c0, r0), (c1, r1) = edges.min(axis=0).astype(int), edges.max(axis=0).astype(int) - 1
+    if not ((c0, c1) == (a.c0, a.c1) and r0 <= a.r1 and r1 >= a.r0 or
+            (r0, r1) == (a.r0, a.r1) and c0 <= a.c1 and c1 >= a.c0):
+        return None
+    index = np.array([[c0, r0], [c1 + 1, r0], [c1 + 1, r1 + 1], [c0, r1 + 1]], np.float64) - 0.5
+    a_index = np.array([[a.c0, a.r0], [a.c1 + 1, a.r0], [a.c1 + 1, a.r1 + 1], [a.c0, a.r1 + 1]], np.float64) - 0.5
+    H, _ = cv2.findHomography(np.vstack([a_index, index]), np.vstack([a.corners(), b.corners()]), 0)
+    if H is None:
+        return None
+    c0, r0, c1, r1 = min(a.c0, c0), min(a.r0, r0), max(a.c1, c1), max(a.r1, r1)
+    return replace(a, H=H, c0=c0, c1=c1, r0=r0, r1=r1, nodes=min(a.nodes + b.nodes, (c1 - c0 + 1) * (r1 - r0 + 1)))
 
 
 def _axes(lat: _Lattice) -> tuple[np.ndarray, float, float]:

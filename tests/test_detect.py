@@ -348,6 +348,16 @@ def test_a_diagonal_twin_of_a_lower_case_ruled_grid_is_not_the_grid() -> None:
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_two_pieces_of_one_grid_are_joined() -> None:
+    """A photo of a tilted white-on-dark lower-case 15x15 grid (scanner.synth condition lowercase, seed 104): its
+    blurred middle rows split it into an upper 10x15 and a lower 8x15 lattice sharing three rows, read as two
+    puzzles; they are one grid."""
+    image, truth = synth.condition_case("lowercase", 104)
+    found = find_grids(image)
+    assert [(loc.rows, loc.cols) for loc in found] == [(15, 15)]
+    assert _corner_error(found[0], truth) < CORNER_TOL
+
+
 def test_a_blurred_line_of_text_above_a_ruled_grid_at_night_is_not_a_row() -> None:
     """A night photo (scanner.synth condition dim, seed 46) of a ruled grid with an instruction line just above
     it: the lamp's fall-off and the blur made the line and the paper around it read as a rule, so the line
