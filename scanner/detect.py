@@ -348,8 +348,10 @@ def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
 def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     """The lattice without outer rows or columns that lie outside the grid's frame: a line of text above a
     ruled or boxed grid (an instruction, a title in a monospaced face) can line up with its columns. Such a row
-    has no rule along its outer side and the frame along its inner side; the trim stands only if the frame
-    then runs along all four sides."""
+    has no rule along its outer side and the frame along its inner side; the trim stands if the frame then runs
+    along all four sides, or if no rule runs between the grid's other rows and columns: an unruled grid's box
+    may stand off its letters at the other sides, and then only its edge between the line and the grid falls on
+    a cell boundary."""
     RULE, NONE = 0.85, 0.5
     rows, cols = _rules(gray, lat)
     cut = [bool(len(side) > MIN_SIDE_CELLS + 1 and side[end] < NONE and side[end + step] >= RULE)
@@ -358,7 +360,7 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
         return lat
     frame = [rows[1 if cut[0] else 0], rows[-2 if cut[1] else -1], cols[1 if cut[2] else 0],
              cols[-2 if cut[3] else -1]]
-    if min(frame) < RULE:
+    if min(frame) < RULE and max(rows[2:-2].max(), cols[2:-2].max()) >= NONE:
         return lat
     return replace(lat, r0=lat.r0 + cut[0], r1=lat.r1 - cut[1], c0=lat.c0 + cut[2], c1=lat.c1 - cut[3])
 

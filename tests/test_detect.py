@@ -348,6 +348,18 @@ def test_a_diagonal_twin_of_a_lower_case_ruled_grid_is_not_the_grid() -> None:
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_line_of_text_above_a_boxed_unruled_grid_is_not_a_row() -> None:
+    """A photo of an unruled 8x10 grid in a box that stands off its letters (scanner.synth condition handwritten,
+    seed 116, print letters placed by hand), its instruction line just above the box: the line lined up with the
+    grid as a 9th row, and as the box's other sides lie off the cell boundaries, the frame was not found along
+    all four; its top edge between the line and the grid, with no rule between the grid's own rows and
+    columns, is enough."""
+    image, truth = synth.condition_case("handwritten", 116)
+    loc = find_grid(image, "hand-lettered photo")
+    assert (loc.rows, loc.cols) == (8, 10)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_two_pieces_of_one_grid_are_joined() -> None:
     """A photo of a tilted white-on-dark lower-case 15x15 grid (scanner.synth condition lowercase, seed 104): its
     blurred middle rows split it into an upper 10x15 and a lower 8x15 lattice sharing three rows, read as two
