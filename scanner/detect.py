@@ -360,7 +360,7 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
         return lat
     frame = [rows[1 if cut[0] else 0], rows[-2 if cut[1] else -1], cols[1 if cut[2] else 0],
              cols[-2 if cut[3] else -1]]
-    if min(frame) < RULE and max(rows[2:-2].max(), cols[2:-2].max()) >= NONE:
+    if min(frame) < RULE and np.max(np.r_[rows[2:-2], cols[2:-2]], initial=0.0) >= NONE:
         return lat
     return replace(lat, r0=lat.r0 + cut[0], r1=lat.r1 - cut[1], c0=lat.c0 + cut[2], c1=lat.c1 - cut[3])
 
