@@ -191,7 +191,7 @@ def _join(a: _Lattice, b: _Lattice) -> _Lattice | None:
     edges = np.round(uv)
     if not np.isfinite(uv).all() or np.abs(uv - edges).max() > 0.25:
         return None
-    (c0, r0), (c1, r1) = edges.min(axis=0).astype(int), edges.max(axis=0).astype(int) - 1
+    (c0, r0), (c1, r1) = edges.min(axis=0).astype(int).tolist(), (edges.max(axis=0).astype(int) - 1).tolist()
     if not ((c0, c1) == (a.c0, a.c1) and r0 <= a.r1 and r1 >= a.r0 or
             (r0, r1) == (a.r0, a.r1) and c0 <= a.c1 and c1 >= a.c0):
         return None

@@ -367,6 +367,7 @@ def test_two_pieces_of_one_grid_are_joined() -> None:
     image, truth = synth.condition_case("lowercase", 104)
     found = find_grids(image)
     assert [(loc.rows, loc.cols) for loc in found] == [(15, 15)]
+    assert type(found[0].rows) is int and type(found[0].cols) is int  # plain ints, as JSON needs
     assert _corner_error(found[0], truth) < CORNER_TOL
 
 
