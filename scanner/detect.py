@@ -112,9 +112,12 @@ class _Lattice:
         return self.nodes / (self.rows * self.cols)
 
     def corners(self) -> np.ndarray:
-        pts = np.array([[self.c0 - 0.5, self.r0 - 0.5], [self.c1 + 0.5, self.r0 - 0.5],
-                        [self.c1 + 0.5, self.r1 + 0.5], [self.c0 - 0.5, self.r1 + 0.5]])
-        return _apply(self.H, pts)
+        return _apply(self.H, _outline(self.c0, self.r0, self.c1, self.r1))
+
+
+def _outline(c0: int, r0: int, c1: int, r1: int) -> np.ndarray:
+    """The outer cell-boundary corners TL TR BR BL, in lattice (column, row) units, of cells c0..c1 x r0..r1."""
+    return np.array([[c0, r0], [c1 + 1, r0], [c1 + 1, r1 + 1], [c0, r1 + 1]], np.float64) - 0.5
 
 
 def find_grids(image: np.ndarray) -> list[GridLocation]:
@@ -195,9 +198,8 @@ def _join(a: _Lattice, b: _Lattice) -> _Lattice | None:
     if not ((c0, c1) == (a.c0, a.c1) and r0 <= a.r1 and r1 >= a.r0 or
             (r0, r1) == (a.r0, a.r1) and c0 <= a.c1 and c1 >= a.c0):
         return None
-    index = np.array([[c0, r0], [c1 + 1, r0], [c1 + 1, r1 + 1], [c0, r1 + 1]], np.float64) - 0.5
-    a_index = np.array([[a.c0, a.r0], [a.c1 + 1, a.r0], [a.c1 + 1, a.r1 + 1], [a.c0, a.r1 + 1]], np.float64) - 0.5
-    H, _ = cv2.findHomography(np.vstack([a_index, index]), np.vstack([a.corners(), b.corners()]), 0)
+    H, _ = cv2.findHomography(np.vstack([_outline(a.c0, a.r0, a.c1, a.r1), _outline(c0, r0, c1, r1)]),
+                              np.vstack([a.corners(), b.corners()]), 0)
     if H is None:
         return None
     c0, r0, c1, r1 = min(a.c0, c0), min(a.r0, r0), max(a.c1, c1), max(a.r1, r1)
@@ -488,8 +490,11 @@ def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np
         gray = cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
         x, y, bw, bh = cv2.boundingRect(np.round(loc.corners).astype(np.int32))
         box = np.s_[max(y - 2, 0):y + bh + 2, max(x - 2, 0):x + bw + 2]
-        if gray[box].size:
-            gray[box] = imaging.without_pen(image[box], src_cell)
+        view = gray[box]
+        if view.size:
+            lightened = imaging.without_pen(image[box], view, src_cell)
+            if lightened is not view:
+                view[...] = lightened
     # Shrinking a lot in one warp aliases; pre-shrink with area averaging first.
     shrink = min(1.0, 2.0 * cell_px / max(src_cell, 1e-6))
     if shrink < 0.9:

@@ -33,15 +33,14 @@ def coloured(bright: np.ndarray, dark: np.ndarray) -> np.ndarray:
     return bright - dark > PEN_CHROMA  # never below 0
 
 
-def without_pen(image: np.ndarray, pitch: float) -> np.ndarray:
-    """Grey levels of a BGR picture of print with coloured pen over it (a partly solved puzzle: words circled in
-    blue or red through their letters): each pixel of a coloured stroke longer than PEN_CELLS cells of ``pitch``
-    px takes its brightest channel, in which the pen is light, and the rest plain grey. When PEN_SHARE of the ink
-    (under 0.7 of the paper's level) or more is coloured, the print itself is (a grid printed in red or blue), and
-    the picture is plain grey throughout. Strokes are looked for at PEN_PITCH px a cell (a 12-MP photo's grid
-    costs a few ms when it has none)."""
+def without_pen(image: np.ndarray, gray: np.ndarray, pitch: float) -> np.ndarray:
+    """The grey levels ``gray`` of a BGR picture of print with coloured pen over it (a partly solved puzzle: words
+    circled in blue or red through their letters), each pixel of a coloured stroke longer than PEN_CELLS cells of
+    ``pitch`` px taking its brightest channel, in which the pen is light; ``gray`` itself when there is none. When
+    PEN_SHARE of the ink (under 0.7 of the paper's level) or more is coloured, the print itself is (a grid printed
+    in red or blue), and ``gray`` is kept throughout. Strokes are looked for at PEN_PITCH px a cell (a 12-MP
+    photo's grid costs a few ms when it has none)."""
     image = image[:, :, :3]
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     scale = min(1.0, PEN_PITCH / max(pitch, 1.0))
     small = shrink(image, scale) if scale < 1.0 else image
     balance = np.diag(255.0 / np.maximum(np.percentile(small.reshape(-1, 3), 90, axis=0), 1.0))
