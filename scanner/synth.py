@@ -918,9 +918,11 @@ def dim_light(image: np.ndarray, rng: np.random.Generator, *, exposure: float = 
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def condition_case(condition: str, seed: int) -> tuple[np.ndarray, dict]:
+def condition_case(condition: str, seed: int, **page) -> tuple[np.ndarray, dict]:
     """One page or photo in a hard ``condition`` (one of CONDITIONS) from ``seed``; truth exact, in the sidecar
     schema, grid upper case in reading order; ``case`` records the condition, the seed and every choice.
+    ``page`` forces options of the printed page (render_page's) over the condition's own choices, which are
+    drawn all the same: the letter trainer asks for hand-lettered pages in lower case.
 
     rotated: a random_case page or photo turned 90, 180 or 270 degrees with no EXIF tag. lowercase: grid and
     list in lower case. dim: a night photo under a lamp (low contrast, noise, motion blur, JPEG 30-50, warm
@@ -932,19 +934,24 @@ def condition_case(condition: str, seed: int) -> tuple[np.ndarray, dict]:
     """
     if condition not in CONDITIONS:
         raise BadInputError(f"unknown condition {condition!r}: choose from {', '.join(CONDITIONS)}")
+    if page and condition == "rotated":
+        raise BadInputError("a rotated case is an ordinary random page turned: it takes no page options")
     rng = np.random.default_rng([zlib.crc32(condition.encode()), seed])
-    image, truth, case = _CONDITION_MAKERS[condition](rng)
+    image, truth, case = _CONDITION_MAKERS[condition](rng, page)
     truth["case"] = {"condition": condition, "seed": seed, **case}
     return image, truth
 
 
-def _condition_page(rng: np.random.Generator, rows: int, cols: int, **overrides) -> tuple[np.ndarray, dict, dict]:
-    """A random themed page of rows x cols with a printed list, the random choices overridden by ``overrides``."""
+def _condition_page(rng: np.random.Generator, rows: int, cols: int, forced: dict,
+                    **overrides) -> tuple[np.ndarray, dict, dict]:
+    """A random themed page of rows x cols with a printed list, the random choices overridden by ``overrides``
+    and then by ``forced``."""
     theme, puzzle = random_puzzle(rng, rows, cols)
     opts = _random_page_options(rng, theme) | {"list_scale": float(rng.uniform(1.0, 1.4))}
     if opts["word_list_layout"] == "none":
         opts["word_list_layout"] = "below"
     opts.update(overrides)
+    opts.update(forced)
     image, truth = render_page(puzzle, **opts, rng=rng)
     return image, truth, {"page": {k: v for k, v in opts.items() if k != "font_path"},
                           "font": Path(opts["font_path"]).name}
@@ -970,7 +977,7 @@ def _grid_size(rng: np.random.Generator, low: int, high: int) -> tuple[int, int]
     return rows, rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-4, 5), low, high))
 
 
-def _rotated(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+def _rotated(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
     while True:  # a page that prints its list, so that reading the list turned is measured too
         image, truth = random_case(int(rng.integers(2**31)))
         if truth["word_list_region"]:
@@ -980,14 +987,14 @@ def _rotated(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
     return image, truth, {"turned": 90 * turns, "base": truth.pop("case")}
 
 
-def _lowercase(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), grid_case="lower", list_case="lower")
+def _lowercase(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), page, grid_case="lower", list_case="lower")
     return _capture(rng, image, truth, case["page"]["cell_px"], case)
 
 
-def _dim(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+def _dim(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
     contrast = float(rng.uniform(0.55, 0.8))
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 18), inverted=False)
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 18), page, inverted=False)
     image = (255 - contrast * (255 - image.astype(np.float32))).astype(np.uint8)  # grey ink on greyish paper
     pitch, fill, rotation = rng.uniform(18, 36), float(rng.uniform(0.6, 0.9)), float(rng.uniform(-20, 20))
     photo = dict(rotation=rotation, perspective=float(rng.uniform(0, 0.06)), blur=float(rng.uniform(0.4, 1.2)),
@@ -1003,8 +1010,8 @@ def _dim(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
     return image, truth, case | {"contrast": contrast, "photo": photo, "light": light}
 
 
-def _small(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 15), cell_px=float(rng.integers(30, 50)))
+def _small(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 15), page, cell_px=float(rng.integers(30, 50)))
     width = int(rng.integers(640, 801))
     size = (width, width * 3 // 4)
     ph, pw = image.shape[:2]
@@ -1023,10 +1030,10 @@ def _small(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
     return image, truth, case | {"photo": photo, "pitch": fill * fit * case["page"]["cell_px"]}
 
 
-def _handwritten(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+def _handwritten(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
     fonts = handwriting_fonts() if rng.random() < 0.6 else available_fonts()  # or print letters placed by hand
     jitter = float(rng.uniform(0.08, 0.15))
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 16), font_path=str(rng.choice(fonts)),
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 16), page, font_path=str(rng.choice(fonts)),
                                          lined=bool(rng.random() < 0.3), inverted=False, jitter=jitter,
                                          letter_scale=float(rng.uniform(0.45, 0.6)),
                                          list_style=str(rng.choice(["plain", "numbered"])))  # some lack a bullet
@@ -1034,11 +1041,12 @@ def _handwritten(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
                     rotation=float(rng.uniform(-15, 15)))
 
 
-def _newsprint(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+def _newsprint(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
     cell_px = float(rng.integers(20, 29))
     lined = bool(rng.random() < 0.2)
     image, truth, case = _condition_page(
-        rng, *_grid_size(rng, 25, 40), cell_px=cell_px, lined=lined, inverted=False, frame=int(rng.choice([0, 2, 3])),
+        rng, *_grid_size(rng, 25, 40), page, cell_px=cell_px, lined=lined, inverted=False,
+        frame=int(rng.choice([0, 2, 3])),
         letter_scale=float(rng.uniform(0.42, 0.52) if lined else rng.uniform(0.48, 0.62)),  # ruled: clear of the lines
         word_list_layout="below", list_columns=int(rng.integers(4, 6)), paper=(255, 255, 255),
         list_scale=float(rng.uniform(1.3, 1.7)))
@@ -1074,9 +1082,9 @@ def _at_pitch(rng: np.random.Generator, image: np.ndarray, truth: dict, cell_px:
     return image, truth, {"photo": photo}
 
 
-def _tiny(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
+def _tiny(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
     cell_px = float(rng.integers(28, 41))
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 18, 30), cell_px=cell_px, lined=False,
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 18, 30), page, cell_px=cell_px, lined=False,
                                          inverted=False, frame=max(2, round(cell_px / 10)),
                                          letter_scale=float(rng.uniform(0.5, 0.6)),
                                          list_scale=float(rng.uniform(1.3, 1.7)))
@@ -1087,8 +1095,8 @@ def _tiny(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
     return image, truth, case | {"pitch": pitch} | how
 
 
-def _nolist(rng: np.random.Generator) -> tuple[np.ndarray, dict, dict]:
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), word_list_layout="none")
+def _nolist(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), page, word_list_layout="none")
     return _capture(rng, image, truth, case["page"]["cell_px"], case)
 
 

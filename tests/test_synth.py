@@ -204,6 +204,19 @@ def test_condition_cases_have_exact_truth(condition):
 def test_unknown_condition_is_refused():
     with pytest.raises(BadInputError):
         synth.condition_case("sideways", 0)
+    with pytest.raises(BadInputError):  # a turned page is an ordinary random page: no page options
+        synth.condition_case("rotated", 0, grid_case="lower")
+
+
+def test_page_options_force_a_condition_s_choices_and_keep_the_rest():
+    """The letter trainer's hand-lettered pages in lower case: the same puzzle, font, jitter and photo as the
+    condition draws from that seed, only printed in lower case."""
+    image, truth = synth.condition_case("handwritten", 3)
+    lower, lower_truth = synth.condition_case("handwritten", 3, grid_case="lower", list_case="lower")
+    assert lower_truth["case"]["page"]["grid_case"] == "lower" and lower_truth["case"]["page"]["list_case"] == "lower"
+    for key in ("grid", "words", "placements", "corners"):
+        assert lower_truth[key] == truth[key]
+    assert lower_truth["case"]["font"] == truth["case"]["font"] and not np.array_equal(lower, image)
 
 
 @pytest.mark.parametrize("turns", [1, 2, 3])

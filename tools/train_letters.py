@@ -4,10 +4,12 @@ Cells are cut from generated pages exactly as the scanner cuts them (rectify at 
 little wrong on purpose as detection would; flatten; centre on the ink). The model of capitals learns from
 ordinary pages, photos and scans (scanner.synth.random_case) and the hard conditions dim, small, handwritten,
 newsprint and tiny; the model of lower-case grids (--model lower) from the lowercase condition (pages, photos,
-scans); the model of faint grids (--model faint) from night photos (the dim condition), starting from the
-capitals model's weights (--start-from). Training seeds start at --first-seed (100000 by default), clear of the
-seeds the benchmarks use. The network is trained with NumPy alone (two layers, Adam, a few epochs); the held-out
-pages' accuracy is printed per source. Windows are shifted, turned and scaled a little at random in each epoch.
+scans) and, one page in four each, hand-lettered pages and night photos in lower case (their lists are printed
+so too, and word spotting reads lists with this model); the model of faint grids (--model faint) from night
+photos (the dim condition), starting from the capitals model's weights (--start-from). Training seeds start at
+--first-seed (100000 by default), clear of the seeds the benchmarks use. The network is trained with NumPy alone
+(two layers, Adam, a few epochs); the held-out pages' accuracy is printed per source. Windows are shifted, turned
+and scaled a little at random in each epoch.
 
     .venv/bin/python tools/train_letters.py [--model capitals|lower|faint] [--pages 1360] [--epochs 14]
                                             [--hidden 384] [--tilt 8] [--cache cells.npz]
@@ -35,7 +37,8 @@ from scanner.synth import condition_case, random_case  # noqa: E402
 
 SOURCES = {"capitals": ("random", "dim", "handwritten", "small", "handwritten", "newsprint", "handwritten", "tiny",
                         "random", "handwritten"),  # hand lettering varies most: it needs the most pages
-           "lower": ("lowercase",), "faint": ("dim",)}
+           "lower": ("lowercase",), "lists": ("lowercase", "handwritten", "lowercase", "dim"), "faint": ("dim",)}
+FORCED = {"lists": {"grid_case": "lower", "list_case": "lower"}}  # page options a model's pages all have
 CORNER_JITTER = 0.08  # of a cell: how far detection's corners may be from the truth
 SCALE_PER_DEGREE = 0.01  # a window turned by up to --tilt degrees is also scaled by up to 1 +- this per degree
 MEASURED_VS_DRAWN = (0.85, 1.3)  # measured letter height over the font's cap height: the plausible range
@@ -45,7 +48,7 @@ def page_cells(index: int, model: str, first_seed: int) -> tuple[str, np.ndarray
     """The source name, cell windows and labels (class indices) of generated page ``index``."""
     source = SOURCES[model][index % len(SOURCES[model])]
     seed = first_seed + index
-    image, truth = random_case(seed) if source == "random" else condition_case(source, seed)
+    image, truth = random_case(seed) if source == "random" else condition_case(source, seed, **FORCED.get(model, {}))
     rng = np.random.default_rng(seed)
     rows, cols = truth["rows"], truth["cols"]
     corners = np.asarray(truth["corners"], dtype=np.float64)
