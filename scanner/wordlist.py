@@ -42,8 +42,12 @@ SPOTTED_LIST = 3
 """Different words spotted (see _spotted) that make a list where Tesseract read none."""
 SPOT_REACH = 1.0
 """With no list read by Tesseract, words are spotted within this many grid sizes of the grid."""
-SPOT_HEIGHTS = (0.75, 1.33)
-"""Letter heights, as factors of the list's, of the places worth spotting words in."""
+SPOT_HEIGHTS = (0.67, 1.5)
+"""Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
+from their x-height to well above it, by their ascenders and descenders)."""
+NEAR_LETTERS, BLANK = (7, 12), 27
+"""Lengths of the words spotting also looks for where the grid as read spells them but for one cell (shorter
+words match so by chance in any grid); the code of that cell's letter in the keys that find them (A is 1)."""
 SHEET_LEVEL = 0.5
 """Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
 LIST_INK_PITCHES = (0.2, 1.5)
@@ -327,6 +331,68 @@ def _grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
     found = {w for w in hits if len(w) >= 5 or w in parts}
     found |= {w.replace(" ", "") for w in compounds({w: o for w, o in hits.items() if w in parts})}
     return tuple(sorted(found))
+
+
+@functools.lru_cache(maxsize=8)
+def _near_grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
+    """Vocabulary words of NEAR_LETTERS letters that the grid spells in a straight line but for one cell, as grid
+    keys: a misread cell must not hide a listed word from spotting. Not those one letter from a word the grid
+    spells whole or from part of one (CROCKET where it spells CRICKET, OARFISH where it spells STARFISH): that
+    is the same line read again."""
+    from solver.grid import DIRECTIONS
+
+    grid = _codes([row[:min(map(len, letters))] for row in letters])
+    grid[(grid < 1) | (grid > 26)] = BLANK + 1  # a cell read as no letter spells none
+    rows, cols = grid.shape
+    shortest, longest = NEAR_LETTERS
+    r0, c0 = np.indices(grid.shape).reshape(2, -1)
+    spelt = [np.zeros(0, np.int64)]
+    for n in range(shortest, min(longest, max(rows, cols)) + 1):
+        for dr, dc in DIRECTIONS.values():
+            r, c = r0[:, None] + dr * np.arange(n), c0[:, None] + dc * np.arange(n)
+            inside = ((r >= 0) & (r < rows) & (c >= 0) & (c < cols)).all(axis=1)
+            spelt.append(_blanked(grid[r[inside], c[inside]]).ravel())
+    whole = set(_grid_words(letters))
+    beside = [np.zeros(0, np.int64)] + [_blanked(_codes([w[a:a + n] for a in range(len(w) - n + 1)])).ravel()
+                                        for w in whole for n in range(shortest, min(len(w), longest) + 1)]
+    near = _keyed(np.concatenate(spelt)) - _keyed(np.concatenate(beside))
+    return tuple(sorted(w for w in near if w not in whole))
+
+
+def _keyed(keys: np.ndarray) -> set[str]:
+    """The vocabulary's words of NEAR_LETTERS letters that have any of ``keys`` (see _blanked)."""
+    words, order, ordered = _near_keys()
+    keys = np.unique(keys)
+    lo, hi = np.searchsorted(ordered, keys, "left"), np.searchsorted(ordered, keys, "right")
+    counts = hi - lo
+    at = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+    return set(words[np.unique(order[at])].tolist())
+
+
+def _codes(words: list[str]) -> np.ndarray:
+    """(len(words), their length) letter codes, A = 1 (words of one length)."""
+    return np.array([[ord(ch) - 64 for ch in w] for w in words], np.int64).reshape(len(words), -1)
+
+
+def _blanked(codes: np.ndarray) -> np.ndarray:
+    """(n, L) int64 keys of each row of letter codes ``codes`` (n, L) with one letter blanked in turn: equal keys,
+    equal words but for that letter."""
+    place = 32 ** np.arange(codes.shape[1], dtype=np.int64)
+    return (codes @ place)[:, None] + (BLANK - codes) * place
+
+
+@functools.cache
+def _near_keys() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the vocabulary's words of NEAR_LETTERS letters; for each of their keys (see _blanked) in sorted order, its
+    word's index; those keys)."""
+    words = [w for w in _vocabulary()[0]
+             if NEAR_LETTERS[0] <= len(w) <= NEAR_LETTERS[1] and w.isascii() and w.isalpha()]
+    words.sort(key=len)
+    keys = np.concatenate([_blanked(_codes(of_n)).ravel() for n in range(NEAR_LETTERS[0], NEAR_LETTERS[1] + 1)
+                           if (of_n := [w for w in words if len(w) == n])])
+    word_of = np.repeat(np.arange(len(words)), [len(w) for w in words])
+    order = np.argsort(keys, kind="stable")
+    return np.array(words, object), word_of[order], keys[order]
 
 
 def guess(key: str, words: tuple[str, ...]) -> str | None:
@@ -1273,12 +1339,24 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
     h = float(np.median(heights[known] if known else heights[like[np.argmax(like.sum(axis=1))]]))
     boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]]
+    if not boxes:
+        return [], []
     listed = {grid_key(judged[i][0].word) for i in chosen}
-    words = [w for w in _grid_words(tuple(letters)) if not any(w in word for word in listed)]  # JELLY of JELLYFISH
+    words = ([w for w in _grid_words(tuple(letters)) if not any(w in word for word in listed)]  # JELLY of JELLYFISH
+             + [w for w in _near_grid_words(tuple(letters))  # MERMAIDS, where MERMAID's line runs on
+                if not any(w in word or word in w for word in listed)])
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=h,
                    conf=100 * float(np.exp(fit))), (WordEntry(read=w, word=w), "exact"))
            for b, w, fit in wordspot.spot(crop, boxes, h, words)]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _on_lines(entries: list[_Entry]) -> int:
+    """How many lines of print ``entries`` stand on (their centres a text height or more apart)."""
+    if not entries:
+        return 0
+    middles = np.sort([(e.box[1] + e.box[3]) / 2 for e in entries])
+    return 1 + int(np.sum(np.diff(middles) >= np.median([e.height for e in entries])))
 
 
 def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -1405,7 +1483,8 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         spotted = _spotted(flat, reading, letters, grid_box)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
-        elif len({v[0].word for v in spotted[1]}) >= SPOTTED_LIST:  # a grid word or two by chance are no list
+        elif len({v[0].word for v in spotted[1]}) >= SPOTTED_LIST and _on_lines(spotted[0]) > 1:
+            # a grid word or two by chance are no list, nor words fitted along one line (a title)
             read, reading = spotted, _choose(*spotted, letters, soft)
     entries, judged, chosen, _ = reading
     at_edge = False

@@ -17,7 +17,7 @@ from scanner.classify import CLASSES, LETTER_H, WINDOW
 
 STEP = 2  # px at the classifier's scale: where a letter may start or end
 WIDTHS = np.arange(1, 12)  # a letter's width in STEPs (2-22 px for letters LETTER_H high)
-MODELS = ("capitals", "lower", "faint")  # a letter's score is the best of these: lists are printed in any case
+MODELS = ("capitals", "lists", "faint")  # a letter's score is the best of these: lists are printed in any case
 WORD_GAP = 0.45  # ink closer than this many letter heights is one word
 LOCAL_INK = 0.35  # see _faint
 MIN_SCORE = -0.45  # a word's mean log-probability per letter at its best division, to be taken
@@ -25,7 +25,10 @@ MIN_MARGIN = 0.15  # ... and by how much it must beat any other word that is not
 MIN_INK = 0.3  # a letter's stretch holds at least this share of the word's mean ink per column
 SHORT = (4, -0.2, 0.3)  # words this short are common by chance in any grid: their score and margin to be taken
 SIZES = (0.8, 1.0, 1.25)  # letter heights tried, as factors of the measured one (blur blurs the measure)
-LEADER_MARGIN = 0.1  # a box cut after its leader is taken when its word fits by this much better (see spot)
+MATCH_ROUNDS = 3  # boxes are matched to words again, at most this often, while a word taken elsewhere changes it
+SPACE = 1.5  # letter heights: the widest space between the words of one entry (list columns stand further apart)
+TWO_WORDS = 0.2  # two boxes on a line are tried as one entry as if its words fit this much better (see spot)
+LEADER_MARGIN = 0.1  # a box cut after its leader is tried when a word fits it this much better (see spot)
 LEADER, LEADER_DIP = 1.5, 0.6  # see _after_leader
 NO_FIT = -30.0
 
@@ -147,40 +150,99 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
          words: list[str]) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, its fit)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high) that one of
-    ``words`` (upper-case letters only) fits (see _best). A box that starts with a mark set off by a dip in its
-    ink (a bullet or an entry number, see _after_leader) is also tried from the dip, and taken so when its word
-    fits by LEADER_MARGIN better."""
+    ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by a dip in its
+    ink (a bullet or an entry number, see _after_leader) is also tried from the dip where a word fits there by
+    LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in the blob of
+    "reef"); and either, with the box after it on its line, as if its words fit TWO_WORDS better (HIGH JUMP is
+    one entry, not two: its parts are words too). A list names each word once, so boxes and words
+    are matched (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the blob
+    of "sailing" better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand"
+    took SAND."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
     inks = [(scale, cv2.resize(255.0 - flat.astype(np.float32), None, fx=scale, fy=scale,
                                interpolation=cv2.INTER_AREA))
             for scale in (LETTER_H / max(letter_px * f, 1.0) for f in SIZES)]
-    found = []
-    for box in boxes:
-        hit = _best(box, inks, words)
+    tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
+    for i, box in enumerate(boxes):
+        whole = _fits(box, inks, words)
+        tries.append((whole.max(), (i,), box, whole))
+        starts = [box[0]]
         cut = _after_leader(flat, box, letter_px)
         if cut is not None:
-            other = _best(cut, inks, words)
-            if other is not None and (hit is None or other[1] > hit[1] + LEADER_MARGIN):
-                box, hit = cut, other
-        if hit is not None:
-            found.append((box, *hit))
-    return found
+            fit = _fits(cut, inks, words)
+            if fit.max() > whole.max() + LEADER_MARGIN:  # a mark before the word, not a gap between its letters
+                tries.append((fit.max(), (i,), cut, fit))
+                starts.append(cut[0])
+        j = _next_on_line(boxes, i, letter_px)
+        for x0 in starts if j is not None else ():
+            both = (x0, min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
+            fit = _fits(both, inks, words)
+            tries.append((fit.max() + TWO_WORDS, (i, j), both, fit))
+    return [(box, word, fit) for _, box, word, fit in match(tries, words)]
 
 
-def _best(box: tuple[int, int, int, int], inks: list[tuple[float, np.ndarray]],
-          words: list[str]) -> tuple[str, float] | None:
-    """(word, fit) of the word that fits ``box`` (``inks``: (scale, ink image) at each of SIZES) at least MIN_SCORE
-    and by MIN_MARGIN more than any other word that neither holds it nor is held in it (PLANE and PLANET are the
-    same blob read shorter or longer); None when none does."""
-    fit = np.max([fits(letter_scores(ink, tuple(int(round(v * scale)) for v in box)), words)
-                  for scale, ink in inks], axis=0)
+def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]],
+          words: list[str]) -> list[tuple[int, tuple, str, float]]:
+    """[(first box index, box tried, word, its fit)], in box order, for the ``tries`` ((order, indices of the
+    boxes it covers, box tried, each of ``words``' fit there)) that take a word (see _taken), each box and each
+    word once at most: tries best first (highest order), a word one try took not taken by later ones, nor a
+    box; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in part,
+    with a better fit."""
+    found: dict[tuple[int, ...], tuple] = {}
+    for _ in range(MATCH_ROUNDS):
+        before, found, used = found, {}, set()
+        free = np.ones(len(words), bool)
+        for _, at, box, fit in sorted(tries, key=lambda t: -t[0]):
+            hit = None if used & set(at) else _taken(np.where(free & ~_elsewhere(before, at, fit, words), fit,
+                                                              NO_FIT), words)
+            if hit is not None:
+                free[hit] = False
+                used |= set(at)
+                found[at] = (box, words[hit], float(fit[hit]))
+        if found == before:
+            break
+    return [(at[0], *found[at]) for at in sorted(found)]
+
+
+def _elsewhere(found: dict[tuple[int, ...], tuple], at: tuple[int, ...], fit: np.ndarray,
+               words: list[str]) -> np.ndarray:
+    """Which ``words`` a try of other boxes than ``at`` took in ``found`` ({box indices: (box, word, fit)}), whole
+    or as part of its word (ORAL of CORAL), fitting it better than they fit the boxes ``at`` (``fit``): no rival
+    there."""
+    out = np.zeros(len(words), bool)
+    for other, (_, word, there) in found.items():
+        if not set(other) & set(at):
+            out |= np.array([w in word for w in words]) & (fit < there)
+    return out
+
+
+def _next_on_line(boxes: list[tuple[int, int, int, int]], i: int, letter_px: float) -> int | None:
+    """The index of the box that follows box ``i`` on its line within SPACE letter heights (the second word of
+    an entry such as POLAR BEAR), or None."""
+    x0, y0, x1, y1 = boxes[i]
+    after = [(b[0], j) for j, b in enumerate(boxes) if x1 < b[0] <= x1 + SPACE * letter_px
+             and min(y1, b[3]) - max(y0, b[1]) >= 0.5 * min(y1 - y0, b[3] - b[1])]
+    return min(after)[1] if after else None
+
+
+def _fits(box: tuple[int, int, int, int], inks: list[tuple[float, np.ndarray]], words: list[str]) -> np.ndarray:
+    """Each word's fit (see fits) to ``box`` at the best of the letter sizes of ``inks`` ((scale, ink image)
+    at each of SIZES)."""
+    return np.max([fits(letter_scores(ink, tuple(int(round(v * scale)) for v in box)), words)
+                   for scale, ink in inks], axis=0)
+
+
+def _taken(fit: np.ndarray, words: list[str]) -> int | None:
+    """The index of the word that fits (``fit``: each word's) at least MIN_SCORE and by MIN_MARGIN more than
+    any other word that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter or
+    longer); None when none does."""
     order = np.argsort(-fit)
     best = words[order[0]]
     rival = next((fit[i] for i in order[1:] if words[i] not in best and best not in words[i]), NO_FIT)
     least, margin = (SHORT[1], SHORT[2]) if len(best) <= SHORT[0] else (MIN_SCORE, MIN_MARGIN)
-    return (best, float(fit[order[0]])) if fit[order[0]] >= least and fit[order[0]] - rival >= margin else None
+    return int(order[0]) if fit[order[0]] >= least and fit[order[0]] - rival >= margin else None
 
 
 def _after_leader(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float) -> tuple | None:

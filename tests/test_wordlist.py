@@ -410,6 +410,18 @@ def test_a_word_misread_by_several_letters_is_guessed_from_the_grid():
     assert guess("PLANEX", ("PLANET", "PLANES")) is None  # as near to both
 
 
+def test_words_the_grid_spells_but_for_one_misread_cell_are_looked_for():
+    """SURFING with its F misread as P is still a word the list may hold, and VOLLEYBALL with an L read as I; not
+    SURFED (too short: one cell off, short words are everywhere), nor CROCKET where the grid spells CRICKET whole."""
+    from scanner.wordlist import _grid_words, _near_grid_words
+
+    grid = ("SURPINGQXZ", "QXZQXZQXZQ", "VOLIEYBALL", "CRICKETXQZ", "DEFRUSQXZQ", "QXZQXZQXZQ")
+    near = _near_grid_words(grid)
+    assert {"SURFING", "VOLLEYBALL"} <= set(near)
+    assert "CRICKET" in _grid_words(grid) and "CROCKET" not in near and "SURFED" not in near
+    assert not set(near) & set(_grid_words(grid))
+
+
 def test_numbered_entries_on_one_line_are_two_entries():
     """Two list columns read as one line ("2. Oven 7. Mug"): an entry's number starts a new entry."""
     from scanner.engine import TextBox
