@@ -1347,8 +1347,17 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
                 if not any(w in word or word in w for word in listed)])
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=h,
                    conf=100 * float(np.exp(fit))), (WordEntry(read=w, word=w), "exact"))
-           for b, w, fit in wordspot.spot(crop, boxes, h, words)]
+           for b, w, fit in ((b, _as_printed(w), fit) for b, w, fit in wordspot.spot(crop, boxes, h, words))]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _as_printed(word: str) -> str:
+    """A spotted grid word as lists print it: two common words end to end (HIGHJUMP, see _grid_words) apart."""
+    parts = _vocabulary()[1]
+    if word in parts or word.lower() in _english():
+        return word
+    return next((f"{word[:k]} {word[k:]}" for k in range(4, len(word) - 3) if word[:k] in parts and word[k:] in parts),
+                word)
 
 
 def _on_lines(entries: list[_Entry]) -> int:

@@ -422,6 +422,15 @@ def test_words_the_grid_spells_but_for_one_misread_cell_are_looked_for():
     assert not set(near) & set(_grid_words(grid))
 
 
+def test_a_spotted_two_word_entry_is_reported_as_printed():
+    """The spotter matches the grid's compounds of two common words (HIGHJUMP): the list shows them apart, and
+    a word of its own that splits so (SOMEBODY, STARFISH) whole."""
+    from scanner.wordlist import _as_printed
+
+    assert [_as_printed(w) for w in ("HIGHJUMP", "POLARBEAR", "SOMEBODY", "STARFISH", "TENNIS")] == [
+        "HIGH JUMP", "POLAR BEAR", "SOMEBODY", "STARFISH", "TENNIS"]
+
+
 def test_numbered_entries_on_one_line_are_two_entries():
     """Two list columns read as one line ("2. Oven 7. Mug"): an entry's number starts a new entry."""
     from scanner.engine import TextBox
