@@ -348,15 +348,28 @@ def test_a_diagonal_twin_of_a_lower_case_ruled_grid_is_not_the_grid() -> None:
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
-def test_a_line_of_text_above_a_boxed_unruled_grid_is_not_a_row() -> None:
-    """A photo of an unruled 8x10 grid in a box that stands off its letters (scanner.synth condition handwritten,
-    seed 116, print letters placed by hand), its instruction line just above the box: the line lined up with the
-    grid as a 9th row, and as the box's other sides lie off the cell boundaries, the frame was not found along
-    all four; its top edge between the line and the grid, with no rule between the grid's own rows and
-    columns, is enough."""
-    image, truth = synth.condition_case("handwritten", 116)
+@pytest.mark.parametrize("seed, shape", [(116, (8, 10)), (142, (11, 11))])
+def test_a_line_of_text_above_a_boxed_unruled_grid_is_not_a_row(seed: int, shape: tuple[int, int]) -> None:
+    """Photos of unruled grids in a box that stands off their letters (scanner.synth condition handwritten), an
+    instruction line just above the box. Seed 116 (8x10, print letters placed by hand): the line lined up with
+    the grid as a 9th row, and as the box's other sides lie off the cell boundaries, the frame was not found
+    along all four; its top edge between the line and the grid, with no rule between the grid's own rows and
+    columns, is enough. Seed 142 (11x11, hand lettering): the lattice leaned with the hand-lettered line it took
+    in as a 12th row, and the box's edge was found along 59% of the boundary; for an unruled grid half is
+    enough."""
+    image, truth = synth.condition_case("handwritten", seed)
     loc = find_grid(image, "hand-lettered photo")
-    assert (loc.rows, loc.cols) == (8, 10)
+    assert (loc.rows, loc.cols) == shape
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
+def test_a_list_in_a_monospaced_face_does_not_hide_a_white_on_dark_grid() -> None:
+    """A scan (scanner.synth condition lowercase, seed 145) of a list in three columns of FreeMono above a
+    white-on-dark ruled 15x15: the list's letters line up as a regular 6x7 lattice, and with its letters 0.74
+    of the pitch wide it was taken as surely a grid, so the other polarity was never searched."""
+    image, truth = synth.condition_case("lowercase", 145)
+    loc = find_grid(image, "scan")
+    assert (loc.rows, loc.cols) == (15, 15) and loc.inverted
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
