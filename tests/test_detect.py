@@ -348,6 +348,19 @@ def test_a_diagonal_twin_of_a_lower_case_ruled_grid_is_not_the_grid() -> None:
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_sideways_line_of_text_beside_a_ruled_grid_is_not_a_column() -> None:
+    """A rendered ruled 8x8 turned 270 degrees (scanner.synth condition rotated, seed 140): its instruction line
+    runs down beside the grid and lined up as a 9th column. The lattice leaned with it, so the rules along the top
+    and bottom fell off its boundaries along a third of their length and the frame was not found on all four
+    sides; along the side opposite the line it was, and that is enough."""
+    image, truth = synth.condition_case("rotated", 140)
+    loc = find_grid(image, "turned page")
+    assert (loc.rows, loc.cols) == (8, 8)
+    # the truth's corners are named as read, the page's as found: turned, they are the same four in a new order
+    assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
+        < CORNER_TOL
+
+
 @pytest.mark.parametrize("seed, shape", [(116, (8, 10)), (142, (11, 11))])
 def test_a_line_of_text_above_a_boxed_unruled_grid_is_not_a_row(seed: int, shape: tuple[int, int]) -> None:
     """Photos of unruled grids in a box that stands off their letters (scanner.synth condition handwritten), an
