@@ -351,11 +351,12 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     """The lattice without outer rows or columns that lie outside the grid's frame: a line of text above a
     ruled or boxed grid (an instruction, a title in a monospaced face) can line up with its columns. Such a row
     has no rule along its outer side and the frame along its inner side; the trim stands if the frame then runs
-    along the opposite side too (a ruled grid printed without a frame has rules on neither; the sides across
-    the line are no test, as a lattice that took in a line leans with it, and their rules then fall off its
-    boundaries along part of their length), or if no rule runs between the grid's other rows and columns: an
-    unruled grid's box may stand off its letters at the other sides, and then only its edge between the line and
-    the grid falls on a cell boundary."""
+    along all four sides, or along the opposite side where nothing at all runs along the line's far side (a
+    lattice that took in a line leans with it, and the rules across it then fall off its boundaries along part
+    of their length; grain breaks a grid's thin outer rule to under half its length, and the far side is not
+    nothing then), or if no rule runs between the grid's other rows and columns: an unruled grid's box may stand
+    off its letters at the other sides, and then only its edge between the line and the grid falls on a cell
+    boundary."""
     RULE, NONE = 0.85, 0.5
     rows, cols = _rules(gray, lat)
     unruled = np.max(np.r_[rows[2:-2], cols[2:-2]], initial=0.0) < NONE
@@ -369,8 +370,9 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
         return lat
     frame = [rows[1 if cut[0] else 0], rows[-2 if cut[1] else -1], cols[1 if cut[2] else 0],
              cols[-2 if cut[3] else -1]]
-    opposite = [frame[1], frame[0], frame[3], frame[2]]
-    if not unruled and any(c and o < RULE for c, o in zip(cut, opposite)):
+    opposite, outer = [frame[1], frame[0], frame[3], frame[2]], [rows[0], rows[-1], cols[0], cols[-1]]
+    framed = unruled or min(frame) >= RULE
+    if not all(framed or o >= RULE and far < NONE / 2 for c, o, far in zip(cut, opposite, outer) if c):
         return lat
     return replace(lat, r0=lat.r0 + cut[0], r1=lat.r1 - cut[1], c0=lat.c0 + cut[2], c1=lat.c1 - cut[3])
 

@@ -407,9 +407,12 @@ def test_a_blurred_line_of_text_above_a_ruled_grid_at_night_is_not_a_row() -> No
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
-def test_grainy_rules_still_close_the_frame_upside_down(corpus_dir):
+@pytest.mark.parametrize("turns", [2, 3])
+def test_grainy_rules_still_close_the_frame_when_turned(corpus_dir, turns):
     """Corpus image_3.png, a ruled 15x15 grid whose rules grain breaks into 1 px pieces, turned 180 degrees:
-    its rules are found across those breaks, so its outer row is not trimmed as a line of text (14x15)."""
+    its rules are found across those breaks, so its outer row is not trimmed as a line of text (14x15). Turned
+    90 degrees, its outer rule is found along 47% of its length, and the frame opposite alone does not trim
+    that column: the rule along its far side must be missing, not broken."""
     image = load_image(corpus_dir / "DarkOnGithub__WordSearchOCR" / "images" / "image_3.png")
-    found = find_grids(np.ascontiguousarray(np.rot90(image, 2)))[0]
+    found = find_grids(np.ascontiguousarray(np.rot90(image, turns)))[0]
     assert (found.rows, found.cols) == (15, 15)
