@@ -154,10 +154,9 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     ink (a bullet or an entry number, see _after_leader) is also tried from the dip where a word fits there by
     LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in the blob of
     "reef"); and either, with the box after it on its line, as if its words fit TWO_WORDS better (HIGH JUMP is
-    one entry, not two: its parts are words too). A list names each word once, so boxes and words
-    are matched (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the blob
-    of "sailing" better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand"
-    took SAND."""
+    one entry, not two: its parts are words too). A list names each word once, so boxes and words are matched
+    (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the blob of "sailing"
+    better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
@@ -187,9 +186,9 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]],
           words: list[str]) -> list[tuple[int, tuple, str, float]]:
     """[(first box index, box tried, word, its fit)], in box order, for the ``tries`` ((order, indices of the
     boxes it covers, box tried, each of ``words``' fit there)) that take a word (see _taken), each box and each
-    word once at most: tries best first (highest order), a word one try took not taken by later ones, nor a
-    box; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in part,
-    with a better fit."""
+    word once at most: tries best first (highest order), later ones taking neither a word nor a box an earlier
+    one took; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in
+    part, with a better fit."""
     found: dict[tuple[int, ...], tuple] = {}
     for _ in range(MATCH_ROUNDS):
         before, found, used = found, {}, set()
