@@ -317,10 +317,16 @@ def _vocabulary() -> tuple[tuple[str, ...], frozenset[str]]:
             frozenset(w for w in words[:PART_MAX_RANK] if len(w) in PART_LENGTHS))
 
 
-@functools.lru_cache(maxsize=8)
 def _grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
-    """The words a list may hold that the grid spells in straight lines, as grid keys: vocabulary words of 5+
-    letters, common 4-letter words, and two common 4-5 letter words end to end (BLACKHOLE)."""
+    """The words a list may hold that the grid spells in straight lines, as grid keys (see _grid_spellings)."""
+    return tuple(sorted(_grid_spellings(letters)))
+
+
+@functools.lru_cache(maxsize=8)
+def _grid_spellings(letters: tuple[str, ...]) -> dict[str, str]:
+    """{grid key: the word as a list prints it} of the words a list may hold that the grid spells in straight
+    lines: vocabulary words of 5+ letters, common 4-letter words, and two common 4-5 letter words end to end
+    (BLACKHOLE, printed BLACK HOLE; a vocabulary word spelt so stays whole)."""
     from solver.grid import make_grid
     from solver.hidden import compounds
     from solver.search import parse_directions
@@ -328,9 +334,8 @@ def _grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
 
     words, parts = _vocabulary()
     hits = find_exact(make_grid(list(letters)), list(words), parse_directions(None))
-    found = {w for w in hits if len(w) >= 5 or w in parts}
-    found |= {w.replace(" ", "") for w in compounds({w: o for w, o in hits.items() if w in parts})}
-    return tuple(sorted(found))
+    found = {w.replace(" ", ""): w for w in compounds({w: o for w, o in hits.items() if w in parts})}
+    return found | {w: w for w in hits if len(w) >= 5 or w in parts}
 
 
 @functools.lru_cache(maxsize=8)
@@ -1345,19 +1350,11 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     words = ([w for w in _grid_words(tuple(letters)) if not any(w in word for word in listed)]  # JELLY of JELLYFISH
              + [w for w in _near_grid_words(tuple(letters))  # MERMAIDS, where MERMAID's line runs on
                 if not any(w in word or word in w for word in listed)])
+    printed = _grid_spellings(tuple(letters))
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=h,
                    conf=100 * float(np.exp(fit))), (WordEntry(read=w, word=w), "exact"))
-           for b, w, fit in ((b, _as_printed(w), fit) for b, w, fit in wordspot.spot(crop, boxes, h, words))]
+           for b, w, fit in ((b, printed.get(w, w), fit) for b, w, fit in wordspot.spot(crop, boxes, h, words))]
     return [e for e, _ in out], [v for _, v in out]
-
-
-def _as_printed(word: str) -> str:
-    """A spotted grid word as lists print it: two common words end to end (HIGHJUMP, see _grid_words) apart."""
-    parts = _vocabulary()[1]
-    if word in parts or word.lower() in _english():
-        return word
-    return next((f"{word[:k]} {word[k:]}" for k in range(4, len(word) - 3) if word[:k] in parts and word[k:] in parts),
-                word)
 
 
 def _on_lines(entries: list[_Entry]) -> int:

@@ -189,31 +189,32 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]],
     word once at most: tries best first (highest order), later ones taking neither a word nor a box an earlier
     one took; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in
     part, with a better fit."""
+    held = np.array([[w in word for word in words] for w in words])  # [i, j]: words[i] is part of words[j]
     found: dict[tuple[int, ...], tuple] = {}
     for _ in range(MATCH_ROUNDS):
         before, found, used = found, {}, set()
         free = np.ones(len(words), bool)
         for _, at, box, fit in sorted(tries, key=lambda t: -t[0]):
-            hit = None if used & set(at) else _taken(np.where(free & ~_elsewhere(before, at, fit, words), fit,
+            hit = None if used & set(at) else _taken(np.where(free & ~_elsewhere(before, at, fit, held), fit,
                                                               NO_FIT), words)
             if hit is not None:
                 free[hit] = False
                 used |= set(at)
-                found[at] = (box, words[hit], float(fit[hit]))
+                found[at] = (box, hit, float(fit[hit]))
         if found == before:
             break
-    return [(at[0], *found[at]) for at in sorted(found)]
+    return [(at[0], box, words[hit], fit) for at, (box, hit, fit) in sorted(found.items())]
 
 
 def _elsewhere(found: dict[tuple[int, ...], tuple], at: tuple[int, ...], fit: np.ndarray,
-               words: list[str]) -> np.ndarray:
-    """Which ``words`` a try of other boxes than ``at`` took in ``found`` ({box indices: (box, word, fit)}), whole
-    or as part of its word (ORAL of CORAL), fitting it better than they fit the boxes ``at`` (``fit``): no rival
-    there."""
-    out = np.zeros(len(words), bool)
+               held: np.ndarray) -> np.ndarray:
+    """Which words a try of other boxes than ``at`` took in ``found`` ({box indices: (box, word index, fit)}),
+    whole or as part of its word (``held``, see match: ORAL of CORAL), fitting it better than they fit the boxes
+    ``at`` (``fit``): no rival there."""
+    out = np.zeros(len(fit), bool)
     for other, (_, word, there) in found.items():
         if not set(other) & set(at):
-            out |= np.array([w in word for w in words]) & (fit < there)
+            out |= held[:, word] & (fit < there)
     return out
 
 

@@ -425,9 +425,11 @@ def test_words_the_grid_spells_but_for_one_misread_cell_are_looked_for():
 def test_a_spotted_two_word_entry_is_reported_as_printed():
     """The spotter matches the grid's compounds of two common words (HIGHJUMP): the list shows them apart, and
     a word of its own that splits so (SOMEBODY, STARFISH) whole."""
-    from scanner.wordlist import _as_printed
+    from scanner.wordlist import _grid_spellings
 
-    assert [_as_printed(w) for w in ("HIGHJUMP", "POLARBEAR", "SOMEBODY", "STARFISH", "TENNIS")] == [
+    grid = ("HIGHJUMPQX", "POLARBEARZ", "SOMEBODYQX", "STARFISHQZ", "TENNISQXZQ")
+    printed = _grid_spellings(grid)
+    assert [printed[w] for w in ("HIGHJUMP", "POLARBEAR", "SOMEBODY", "STARFISH", "TENNIS")] == [
         "HIGH JUMP", "POLAR BEAR", "SOMEBODY", "STARFISH", "TENNIS"]
 
 
