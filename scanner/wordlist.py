@@ -608,6 +608,10 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         gray = imaging.extremes(image)[1]
     else:
         gray = image
+    if imaging.blockiness(gray) >= imaging.BLOCKY:
+        # Smoothed where JPEG's squares are still square: flattening and sharpening a night photo's list would
+        # make each block a letter-sized patch of ink. (Not the grid's cells: the letter models learnt them.)
+        gray = imaging.deblock(gray)
     T, size = _fit(_page_transform(image.shape, main), image.shape)
     if main is not None:
         T, size = _window(T, size, main, reach)

@@ -71,6 +71,29 @@ def test_glare_on_a_blurred_ruled_grid_is_not_light_print() -> None:
     assert not imaging.light_on_dark(rectified, 64)
 
 
+def test_blockiness_tells_strong_jpeg_from_light_jpeg_and_a_pixel_font() -> None:
+    """A noisy page saved at JPEG quality 30 shows its 8-px squares, the same page at 90 or unsaved does not; a
+    lattice of letters drawn on an 8-px pitch steps at several phases and is not taken for JPEG; deblocking
+    makes the strong JPEG's squares fade."""
+    page = cv2.GaussianBlur(_page(shadow=True), (0, 0), 1.0)
+    page = np.clip(page + np.random.default_rng(0).normal(0, 6, page.shape), 0, 255).astype(np.uint8)
+
+    def saved(quality: int) -> np.ndarray:
+        return cv2.imdecode(cv2.imencode(".jpg", page, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_GRAYSCALE)
+
+    strong = saved(30)
+    assert imaging.blockiness(strong) >= imaging.BLOCKY
+    assert imaging.blockiness(saved(90)) < imaging.BLOCKY
+    assert imaging.blockiness(page) < 1.2
+    pixel_font = np.full((400, 400), 255, np.uint8)
+    for y in range(0, 400, 8):
+        for x in range(0, 400, 8):
+            pixel_font[y + 1:y + 6, x + 3:x + 5] = 0
+            pixel_font[y + 1:y + 3, x + 1:x + 7] = 0
+    assert imaging.blockiness(pixel_font) == 1.0
+    assert imaging.blockiness(imaging.deblock(strong)) < 0.7 * imaging.blockiness(strong)
+
+
 def test_height_spread() -> None:
     """Capitals are even (spread 1.0); x-height letters beside ascenders spread about 1.4."""
     assert imaging.height_spread(np.full(20, 30.0)) == 1.0

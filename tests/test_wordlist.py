@@ -375,7 +375,7 @@ def test_blanked_areas_do_not_put_grey_paper_on_the_ink_side():
 
 @pytest.mark.parametrize("condition, seed, least", [("random", 1006, 13), ("newsprint", 0, 20), ("newsprint", 1, 18),
                                                      ("small", 0, 11), ("small", 6, 7), ("tiny", 1, 16),
-                                                     ("rotated", 41, 18)])
+                                                     ("rotated", 41, 18), ("dim", 148, 8)])
 def test_hard_pages_keep_their_list(condition, seed, least):
     """Real Tesseract on generated hard pages that lost most of their list (at least ``least`` listed words read,
     at most one spurious entry): a boxed list photographed small and soft (random_case 1006: 9 of 14 before
@@ -389,7 +389,9 @@ def test_hard_pages_keep_their_list(condition, seed, least):
     were cut to their ink); a boxed list of small soft print whose block read lost lines (tiny 1: 15 before the
     list's empty lines were read again one by one); a page turned sideways, its list in four plain columns below
     the grid, of which Tesseract's sparse reading of the page finds two words (rotated 41: no list found before
-    each side of the grid was read on its own as a block of text, 19 of 20 after)."""
+    each side of the grid was read on its own as a block of text, 19 of 20 after); a night photo saved at strong
+    JPEG whose list of 8 px letters flattening and sharpening turned into a mosaic of blocks (dim 148: none of 10
+    before JPEG's blocks were smoothed first, 9 after)."""
     image, truth = synth.random_case(seed) if condition == "random" else synth.condition_case(condition, seed)
     wl = read_word_list(image, truth_location(truth), truth["grid"], source="page.png")
     recovered, spurious = list_score(wl.words, truth["words"])
