@@ -10,9 +10,9 @@ Detection works on the letters themselves, so ruled, boxed and gridless puzzles 
 4. blobs one pitch apart (with similar heights) are linked; each linked cluster gets integer (col, row) lattice
    indices and a homography lattice -> image is fitted to them (RANSAC), which absorbs tilt and perspective;
 5. the lattice rectangle grows and shrinks one row/column at a time: a row or column belongs to the grid when
-   at least half of its nodes hold a letter of the grid's size (measured in local pitches), few letter-sized
-   blobs sit between nodes, its letters are not packed like words, and they are not just strokes; a bad row
-   inside splits the lattice. This keeps titles, instructions, word lists and page numbers out even when they
+   at least half of its nodes hold a letter of the grid's size and width (measured in local pitches), few
+   letter-sized blobs sit between nodes, its letters are not packed like words, and they are not just strokes; a
+   bad row inside splits the lattice. This keeps titles, instructions, word lists and page numbers out even when they
    line up with the grid;
 6. ruled lines and frames are erased (long runs in the grid's deskewed frame) and the search repeated, so
    letters touching the rules count too; when every letter touches them, the rules' own outline gives the frame;
@@ -51,6 +51,9 @@ NODE_TOL = 0.33
 """A blob sits on a lattice node when both its lattice coordinates are within this many pitches of integers."""
 FIT_ROUNDS = 60
 """Most grow/shrink rounds of a lattice fit."""
+WIDE = 2.0
+"""A blob this many times a grid letter's median width or wider is no letter of the grid but a word of text (an
+instruction line's words blurred into one blob each); the widest grid letters, M and W, measure about 1.5."""
 MIN_CONTRAST = 40
 """Grey levels below the paper from which a lattice's surroundings hold ink at all (see _lattice_ink)."""
 SQUARE = (0.7, 1.4)
@@ -856,7 +859,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             other = n_uv[:, 1 - axis]
             band = (np.abs(n_uv[:, axis] - k) < 0.5) & (other > lo[1 - axis] - 0.5) & (other < hi[1 - axis] + 0.5)
             inside = band & n_size
-            hits = inside & n_on
+            hits = inside & n_on & (n_extent[:, 0] < WIDE * letter[2])
             span = hi[1 - axis] - lo[1 - axis] + 1
             nodes = len(np.unique(n_rnd[hits, 1 - axis]))
             # A thin outline or rule breaks into dashes a letter high where it steps a pixel: too narrow for

@@ -407,6 +407,16 @@ def test_a_blurred_line_of_text_above_a_ruled_grid_at_night_is_not_a_row() -> No
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_an_instruction_line_whose_words_blurred_into_blobs_is_not_a_row() -> None:
+    """A night photo (scanner.synth condition dim, seed 133) of an unruled 16x16 grid turned 25 degrees, an
+    instruction line a pitch above it: its words blurred into one blob each, and nine of them sat on the lattice's
+    nodes, enough to pass for a 17th row (17x16 before). A blob twice a letter's width is a word, not a letter."""
+    image, truth = synth.condition_case("dim", 133)
+    loc = find_grid(image, "night photo")
+    assert (loc.rows, loc.cols) == (16, 16)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 @pytest.mark.parametrize("turns", [2, 3])
 def test_grainy_rules_still_close_the_frame_when_turned(corpus_dir, turns):
     """Corpus image_3.png, a ruled 15x15 grid whose rules grain breaks into 1 px pieces, turned 180 degrees:
