@@ -12,10 +12,11 @@ Detection works on the letters themselves, so ruled, boxed and gridless puzzles 
 5. the lattice rectangle grows and shrinks one row/column at a time: a row or column belongs to the grid when
    at least half of its nodes hold a letter of the grid's size and width (measured in local pitches), few
    letter-sized blobs sit between nodes, its letters are not packed like words, and they are not just strokes; a
-   bad row inside splits the lattice. This keeps titles, instructions, word lists and page numbers out even when they
-   line up with the grid;
+   bad row inside splits the lattice. This keeps titles, instructions, word lists and page numbers out even when
+   they line up with the grid;
 6. ruled lines and frames are erased (long runs in the grid's deskewed frame) and the search repeated, so
    letters touching the rules count too; when every letter touches them, the rules' own outline gives the frame;
+   a lattice standing on the rules' crossings (rules through its nodes, none between) is no grid;
 7. the outer corners are the homography applied to the lattice rectangle half a pitch beyond the outer letters,
    mapped back to input pixels; the polarity is read from the grid region itself.
 """
@@ -148,7 +149,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         if best is None or _coloured_ink(bright, dark, best.corners()):
             lattices += _search(bright)
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
-                                                   _halved(lat, other) for other in lattices)]
+                                                   _halved(lat, other) for other in lattices)
+                and not _crossings(work, lat)]
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
@@ -228,6 +230,17 @@ def _interleaved(lat: _Lattice, other: _Lattice) -> bool:
         return False
     quad = other.corners().astype(np.float32)
     return cv2.pointPolygonTest(quad, (float(centre[0]), float(centre[1])), False) >= 0
+
+
+def _crossings(gray: np.ndarray, lat: _Lattice) -> bool:
+    """Whether the lattice's nodes are where a ruled grid's rules cross, not its letters: rules run through its
+    nodes and none between them. (Small ruled cells on grainy newsprint: the letters and the rules join, and what
+    stands apart at each crossing forms a lattice half a cell off the letters', with a row and a column more.)"""
+    half = replace(lat, H=lat.H @ np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]]))
+    between, through = _rules(gray, lat), _rules(gray, half)
+    inner = np.r_[between[0][1:-1], between[1][1:-1]]
+    nodes = np.r_[through[0][1:-1], through[1][1:-1]]
+    return inner.size > 0 and float(np.median(nodes)) >= 0.85 and float(inner.max()) < 0.5
 
 
 def _extends(lat: _Lattice, other: _Lattice) -> bool:

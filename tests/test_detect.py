@@ -270,6 +270,7 @@ def test_white_on_dark_grid_over_a_monospaced_word_list(seed: int) -> None:
     (25, "grey rules under a shadow: the unsmoothed mask breaks up the bottom rows, the smoothed ones do not"),
     (59, "blurred crossings of black rules: letters and crossings form a lattice turned 45 degrees"),
     (75, "a thin outline box whose tilted left side breaks into letter-high dashes: not a column"),
+    (120, "small ruled cells on grainy paper: the rules' crossings form a lattice half a cell off, one row more"),
 ])
 def test_newsprint_large_grid(seed: int, why: str) -> None:
     """synth.condition_case("newsprint") seeds that once lost or gained rows: exact shape, corners close."""
