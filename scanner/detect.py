@@ -16,7 +16,8 @@ Detection works on the letters themselves, so ruled, boxed and gridless puzzles 
    they line up with the grid;
 6. ruled lines and frames are erased (long runs in the grid's deskewed frame) and the search repeated, so
    letters touching the rules count too; when every letter touches them, the rules' own outline gives the frame;
-   a lattice standing on the rules' crossings (rules through its nodes, none between) is no grid;
+   a lattice standing on the rules' crossings (rules through its nodes, none between) is no grid, nor a gappy
+   one that took in a free-standing grid and the text beside it;
 7. the outer corners are the homography applied to the lattice rectangle half a pitch beyond the outer letters,
    mapped back to input pixels; the polarity is read from the grid region itself.
 """
@@ -149,7 +150,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         if best is None or _coloured_ink(bright, dark, best.corners()):
             lattices += _search(bright)
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
-                                                   _halved(lat, other) for other in lattices)
+                                                   _halved(lat, other) or _loose(lat, other) for other in lattices)
                 and not _crossings(work, lat)]
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
@@ -230,6 +231,16 @@ def _interleaved(lat: _Lattice, other: _Lattice) -> bool:
         return False
     quad = other.corners().astype(np.float32)
     return cv2.pointPolygonTest(quad, (float(centre[0]), float(centre[1])), False) >= 0
+
+
+def _loose(lat: _Lattice, other: _Lattice) -> bool:
+    """Whether `lat` is a loose lattice (gappy, not free-standing) over `other`, a free-standing, nearly full
+    grid that counts nearly as many nodes: `lat` took in part of the grid and text beside it (a night photo's
+    14x14 at a 10 px pitch came out as 12x21, 194 nodes to the grid's 188)."""
+    if lat.isolated or lat.fill >= 0.8 or not other.isolated or other.fill < 0.9 or other.nodes < 0.9 * lat.nodes:
+        return False
+    centre = _axes(other)[0]
+    return cv2.pointPolygonTest(lat.corners().astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
 
 
 def _crossings(gray: np.ndarray, lat: _Lattice) -> bool:
