@@ -247,10 +247,11 @@ def _crossings(gray: np.ndarray, lat: _Lattice) -> bool:
     """Whether the lattice's nodes are where a ruled grid's rules cross, not its letters: rules run through its
     nodes and none between them. (Small ruled cells on grainy newsprint: the letters and the rules join, and what
     stands apart at each crossing forms a lattice half a cell off the letters', with a row and a column more.)"""
-    half = replace(lat, H=lat.H @ np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5], [0.0, 0.0, 1.0]]))
-    between, through = _rules(gray, lat), _rules(gray, half)
+    px = 16
+    dark = _lattice_ink(gray, lat, px)
+    between, through = _rule_shares(dark, lat, px), _rule_shares(dark, lat, px, px // 2)
     inner = np.r_[between[0][1:-1], between[1][1:-1]]
-    nodes = np.r_[through[0][1:-1], through[1][1:-1]]
+    nodes = np.r_[through[0][:-1], through[1][:-1]]
     return inner.size > 0 and float(np.median(nodes)) >= 0.85 and float(inner.max()) < 0.5
 
 
@@ -327,13 +328,19 @@ def _rules(gray: np.ndarray, lat: _Lattice, px: int = 16) -> tuple[np.ndarray, n
     pieces shorter than a run: a grainy corpus grid upside down lost its outer row). The ink is not grown:
     grown, a blurred line of small print joined into a run (a night photo's instruction line above its grid
     read as the frame)."""
-    dark = _lattice_ink(gray, lat, px)
+    return _rule_shares(_lattice_ink(gray, lat, px), lat, px)
+
+
+def _rule_shares(dark: np.ndarray, lat: _Lattice, px: int, offset: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """_rules on the lattice's ink ``dark`` (see _lattice_ink), at the lines ``offset`` px past its row and column
+    boundaries (half a cell: through its nodes)."""
     near = round(0.3 * px)
 
     def shares(dark: np.ndarray, count: int) -> np.ndarray:
         bridged = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((1, 2), np.uint8))
         share = np.count_nonzero(_runs(bridged, px)[:, px:-px], axis=1) / (dark.shape[1] - 2 * px)
-        return np.array([share[px + k * px - near:px + k * px + near + 1].max() for k in range(count + 1)])
+        at = [px + k * px + offset for k in range(count + 1)]
+        return np.array([share[max(a - near, 0):a + near + 1].max(initial=0.0) for a in at])
 
     return shares(dark, lat.rows), shares(np.ascontiguousarray(dark.T), lat.cols)
 
