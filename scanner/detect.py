@@ -243,11 +243,10 @@ def _loose(lat: _Lattice, other: _Lattice) -> bool:
     return cv2.pointPolygonTest(lat.corners().astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
 
 
-def _crossings(gray: np.ndarray, lat: _Lattice) -> bool:
+def _crossings(gray: np.ndarray, lat: _Lattice, px: int = 16) -> bool:
     """Whether the lattice's nodes are where a ruled grid's rules cross, not its letters: rules run through its
     nodes and none between them. (Small ruled cells on grainy newsprint: the letters and the rules join, and what
-    stands apart at each crossing forms a lattice half a cell off the letters', with a row and a column more.)"""
-    px = 16
+    stands apart at each crossing forms a lattice half a cell off the letters', a row or a column larger.)"""
     dark = _lattice_ink(gray, lat, px)
     between, through = _rule_shares(dark, lat, px), _rule_shares(dark, lat, px, px // 2)
     inner = np.r_[between[0][1:-1], between[1][1:-1]]
