@@ -43,11 +43,15 @@ CLEAR = 0.06
 """When Tesseract reads no turn surely (SURE), the classifier's turn is taken if its mean certainty there beats
 every other turn's by this much (its wrong turns led by at most 0.068; see bench/orientation.py)."""
 LOWER_BY = 0.12
+"""Letters read as lower case, well but under SURE, are capitals if the classifier's capitals model is surer of
+them than its lower-case model by this much (mean certainty, 0..1; hand-lettered capitals of uneven height, read
+as lower case at 70: 0.94 against 0.76; on 56 lower-case pages the capitals model was never the surer)."""
+LOWER_LEAD = 0.05
 """Letters that read as lower case, but not surely (see _lower), are lower case if the classifier's lower-case
-model is surer of them than its capitals model by this much (mean certainty, 0..1; generated pages: lower case
-led by 0.16-0.28, capitals read as lower case by at most 0.045). Read as lower case, but under SURE, they are
-capitals if its capitals model is this much surer (hand-lettered capitals of uneven height, read as lower case at
-70: 0.94 against 0.76; on 56 lower-case pages the capitals model was never the surer)."""
+model is surer of them than its capitals model by this much. Generated pages decided so: capitals led by the
+lower-case model by at most 0.045 once and by -0.08 or less on 15 pages of seeds 100-129; lower case led by
+0.066-0.26 on 10 of 11 pages of seeds 100-149 and 200-229 (at 0.12, four of them were read as capitals: a
+monospaced scan, a narrow sans and URW Gothic photographed small)."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
@@ -225,7 +229,7 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
     lower = _lower(readings, letters)
     if lower is None or (lower and readings[_best(readings)][0] < SURE):  # the classifier decides, or may overrule
         sure = {model: sureness(model, best) for model in ("lower", "capitals")}
-        lower = sure["lower"] >= sure["capitals"] + LOWER_BY if lower is None else \
+        lower = sure["lower"] >= sure["capitals"] + LOWER_LEAD if lower is None else \
             sure["capitals"] < sure["lower"] + LOWER_BY
     return Orientation(best, lower)
 
