@@ -150,8 +150,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         if best is None or _coloured_ink(bright, dark, best.corners()):
             lattices += _search(bright)
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
-                                                   _halved(lat, other) or _loose(lat, other) for other in lattices)
-                and not _crossings(work, lat)]
+                                                   _halved(lat, other) or _loose(lat, other) for other in lattices)]
     chosen: list[_Lattice] = []
     for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
         if not np.isfinite(lat.corners()).all():
@@ -161,6 +160,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         if any(cv2.pointPolygonTest(q, (float(centre[0]), float(centre[1])), False) >= 0 for q in quads):
             continue
         if chosen and not _unmistakable(lat, chosen[0]):
+            continue
+        if _crossings(work, lat):  # asked last: it warps the lattice's surroundings
             continue
         chosen.append(lat)
     located = []
@@ -229,8 +230,12 @@ def _interleaved(lat: _Lattice, other: _Lattice) -> bool:
     _, o_angle, o_pitch = _axes(other)
     if abs((angle - o_angle) % 90 - 45) > 6 or not 1.25 < o_pitch / pitch < 1.6 or other.fill < 0.7:
         return False
-    quad = other.corners().astype(np.float32)
-    return cv2.pointPolygonTest(quad, (float(centre[0]), float(centre[1])), False) >= 0
+    return _covers(other, centre)
+
+
+def _covers(lat: _Lattice, point: np.ndarray) -> bool:
+    """Whether ``point`` (x, y working px) lies within the lattice's outline."""
+    return cv2.pointPolygonTest(lat.corners().astype(np.float32), (float(point[0]), float(point[1])), False) >= 0
 
 
 def _loose(lat: _Lattice, other: _Lattice) -> bool:
@@ -239,8 +244,7 @@ def _loose(lat: _Lattice, other: _Lattice) -> bool:
     14x14 at a 10 px pitch came out as 12x21, 194 nodes to the grid's 188)."""
     if lat.isolated or lat.fill >= 0.8 or not other.isolated or other.fill < 0.9 or other.nodes < 0.9 * lat.nodes:
         return False
-    centre = _axes(other)[0]
-    return cv2.pointPolygonTest(lat.corners().astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
+    return _covers(lat, _axes(other)[0])
 
 
 def _crossings(gray: np.ndarray, lat: _Lattice, px: int = 16) -> bool:
