@@ -348,7 +348,7 @@ def _rule_shares(dark: np.ndarray, lat: _Lattice, px: int, offset: int = 0) -> t
     return shares(dark, lat.rows), shares(np.ascontiguousarray(dark.T), lat.cols)
 
 
-def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 3, px: int = 16) -> _Lattice:
+def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _Lattice:
     """The lattice grown, by up to ``most`` rows or columns a side, to its ruled frame (see _closes): glare over
     a photo's edge columns, or a last row that fits its lattice loosely, left them out (8x6 and 11x12 grids of
     8x8 and 12x12)."""
@@ -910,7 +910,9 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             sel = sel[np.argsort(other[sel])]
             step = np.diff(other[sel])
             gaps = step - (n_extent[sel[1:], 1 - axis] + n_extent[sel[:-1], 1 - axis]) / 2
-            text = np.count_nonzero((gaps < 0.12) & (step > 0.3)) >= max(2, 0.25 * len(sel))  # not pieces of one letter
+            apart = step > 0.3  # not pieces of one letter
+            letters = 1 + np.count_nonzero(apart)  # a letter broken in pieces counts once
+            text = np.count_nonzero((gaps < 0.12) & apart) >= max(2, 0.25 * letters)
             if text or off > 0.5 * nodes + 1 or not 0.7 / spread < ratio < 1.4 * spread:
                 return 0
             return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 / spread < ratio < 1.18 * spread \

@@ -316,11 +316,12 @@ def test_a_blurred_ruled_grid_is_not_read_with_its_columns_halved(seed: int, sha
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
-@pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12))])
+@pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12)), (248, (12, 12))])
 def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -> None:
     """Small photos of ruled grids (scanner.synth condition small): glare over the left two columns of one left
-    their letters too faint to find (8x6 before), and the other's last row fitted its lattice too loosely
-    (11x12); their rules go on round those cells to the frame."""
+    their letters too faint to find (8x6 before), the second's last row fitted its lattice too loosely
+    (11x12), and the third's tall monospaced letters touch its rules, so that only 8 of its 12 columns were
+    found (12x11 when growing stopped at three); their rules go on round those cells to the frame."""
     image, truth = synth.condition_case("small", seed)
     loc = find_grid(image, "small photo")
     assert (loc.rows, loc.cols) == shape
@@ -358,6 +359,18 @@ def test_a_sideways_line_of_text_beside_a_ruled_grid_is_not_a_column() -> None:
     loc = find_grid(image, "turned page")
     assert (loc.rows, loc.cols) == (8, 8)
     # the truth's corners are named as read, the page's as found: turned, they are the same four in a new order
+    assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
+        < CORNER_TOL
+
+
+def test_a_sideways_title_in_broken_letters_beside_a_ruled_grid_is_not_a_column() -> None:
+    """A rendered ruled 13x13 turned 90 degrees (scanner.synth condition rotated, seed 203): its title and its
+    instruction line run down beside the grid and were taken as two more columns (13x15). The title's letters
+    nearly touch, but an i's dot and other pieces of letters, counted as letters of their own, outnumbered the
+    near-touching pairs; a letter in pieces counts once."""
+    image, truth = synth.condition_case("rotated", 203)
+    loc = find_grid(image, "turned page")
+    assert (loc.rows, loc.cols) == (13, 13)
     assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
         < CORNER_TOL
 
