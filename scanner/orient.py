@@ -220,7 +220,11 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         return Orientation()
     best, readings, letters = _tesseract_turn(rectified_gray, rows, cols, cell_px, engine, alphabet, band)
     if max(score for score, _ in readings.values()) < SURE:
-        scores = turns_by("lower" if _lower(readings, letters) else "capitals")
+        # Letters that may be lower case are judged by both models, each turn by the surer: blurred serif
+        # capitals photographed small read as lower case at 72, and the lower-case model, unsure of them
+        # upright, took them for sideways.
+        models = ("lower", "capitals") if _lower(readings, letters) else ("capitals",)
+        scores = {turn: max(turns_by(model)[turn] for model in models) for turn in turns_by(models[0])}
         ranked = sorted(scores, key=scores.get, reverse=True)
         if len(ranked) > 1 and ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
             best = ranked[0]

@@ -152,6 +152,15 @@ def test_hand_lettered_capitals_of_uneven_height_stay_capitals() -> None:
         assert (found.turns, found.lower) == (0, False)
 
 
+def test_blurred_capitals_read_as_lower_case_are_judged_by_both_models() -> None:
+    """A small photo of a ruled grid of serif capitals at a 13 px pitch (scanner.synth condition small, seed 246):
+    Tesseract reads its blurred letters as lower case at 72, their heights spread 1.21, and the classifier's
+    lower-case model, unsure of them in every turn, was surest of them turned sideways (0.88 against 0.78): the
+    grid was read sideways, 13 of 225 cells right. Its capitals model is sure of them upright (0.99)."""
+    for turns, found in _orientations_in_every_turn(synth.condition_case("small", 246)[0]):
+        assert (found.turns, found.lower) == ((4 - turns) % 4, False), f"turned {90 * turns} degrees"
+
+
 def test_a_band_without_letters_to_judge_the_case_by_is_read_as_capitals() -> None:
     """A small photo of a ruled grid under glare (scanner.synth condition small, seed 41), turned each quarter
     turn: when the classifier's wider band holds no letter, the case is capitals (it raised a KeyError)."""
