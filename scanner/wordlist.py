@@ -106,7 +106,7 @@ GUESS_SHARE = 0.4
 """An entry of a list the grid vouches for that the grid does not hold as read (nor one or two edits away) is taken
 for the grid's word nearest to it when that word is the only one within this share of its length in edits: small
 blurred print is misread by several letters (SOWENR for SOUVENIR, PLAREY for PLANET), and the listed words are
-the grid's words."""
+the grid's words. Nor may it take more edits than half the letters read (a night photo's ROR became ARBOR)."""
 FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
 LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
                     r"|[\dIlOoTASZBG&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.)
@@ -409,7 +409,7 @@ def guess(key: str, words: tuple[str, ...]) -> str | None:
         budget = int(GUESS_SHARE * len(w))
         if abs(len(w) - len(key)) <= budget:
             d = edit_distance(key, w)
-            if d <= budget:
+            if d <= min(budget, len(key) / 2):  # nor more than half the letters read: ROR is too little for ARBOR
                 near.setdefault((d, abs(len(w) - len(key))), []).append(w)
     if not near:
         return None
@@ -429,17 +429,28 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     """[(WordEntry, status)] for (read, cleaned) pairs read with confidences ``confs`` (0..100), corrected
     against the grid rows ``letters``. status is that of ``correct``."""
     ascii_only = all(ch.isascii() for row in letters for ch in row)
-    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts], letters)
+    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] +
+                           [grid_key(_after_mark(t), ascii_only) for _, t in texts], letters)
     out = []
     for (read, text), conf in zip(texts, confs or [0.0] * len(texts)):
         key = grid_key(text, ascii_only)
         word, status = correct(text, matches.get(key, set()), ascii_only, conf)
-        if status == "exact" and len(key) >= 3 and not all(_is_word(t) for t in text.split()):
+        rest = _after_mark(text)
+        if status != "exact" and rest and grid_key(rest, ascii_only) in matches.get(grid_key(rest, ascii_only), ()) \
+                and all(_is_word(t) for t in rest.split()):
+            word, status = rest, "corrected"  # a mark read as a letter or two before a word the grid holds
+        if status == "exact" and len(key) >= 4 and not all(_is_word(t) for t in text.split()):
             whole = _whole_word(key, letters)
             if whole is not None:
                 word, status = whole, "corrected"
         out.append((WordEntry(read=read, word=word, corrected=status == "corrected"), status))
     return out
+
+
+def _after_mark(text: str) -> str:
+    """The entry after a first word of one or two letters (a bullet, box or number misread: KR BASEBALL), or ''."""
+    first, _, rest = text.partition(" ")
+    return rest if rest and len(grid_key(first)) <= 2 else ""
 
 
 def _whole_word(fragment: str, letters: list[str]) -> str | None:

@@ -271,12 +271,23 @@ def test_a_fragment_found_in_the_grid_is_completed_to_the_word():
     assert (entry.word, status) == ("TIGER", "exact")
 
 
-def test_a_two_letter_fragment_is_not_completed():
-    """LL (a speck's reading) is in the grid, and so is ELL, but a pair is spelt many times by any grid: the
-    entry stays as read instead of becoming ELL."""
-    grid = ["XTIGERQ", "ZQELLXZ", "QZXQZXQ"]
-    (entry, status), = correct_entries([("LL", "LL")], grid)
-    assert (entry.word, entry.corrected, status) == ("LL", False, "exact")
+@pytest.mark.parametrize("fragment, word", [("LL", "ELL"), ("VER", "OVER")])
+def test_a_fragment_under_four_letters_is_not_completed(fragment, word):
+    """LL (a speck's reading) and VER (from a night photo's list of sports) are in the grid, and so are ELL and
+    OVER, but any grid spells pairs and triples many times: the entry stays as read."""
+    grid = ["XTIGERQ", "ZQELLXZ", "QOVERZQ"]
+    (entry, status), = correct_entries([(fragment, fragment)], grid)
+    assert (entry.word, entry.corrected, status) == (fragment, False, "exact")
+
+
+def test_a_mark_read_as_letters_before_a_word_is_dropped():
+    """A night photo's numbered list: KR BASEBALL (the number misread) was taken, two letters changed, for the
+    grid's GABASEBALL; the grid holds BASEBALL as printed. A first word of three letters or more stays."""
+    grid = ["GABASEBALL", "QXZQXZQXZQ", "ZQXSKIINGQ"]
+    (entry, status), = correct_entries([("KR BASEBALL", "KR BASEBALL")], grid)
+    assert (entry.word, entry.corrected) == ("BASEBALL", True)
+    (entry, status), = correct_entries([("SKI SKIING", "SKI SKIING")], grid)
+    assert entry.word != "SKIING"
 
 
 @pytest.mark.parametrize("heading", ["WORD BANK", "Key Words"])
@@ -410,6 +421,7 @@ def test_a_word_misread_by_several_letters_is_guessed_from_the_grid():
     assert guess("PLAREY", words) == "PLANET"
     assert guess("QWXYZK", words) is None
     assert guess("PLANEX", ("PLANET", "PLANES")) is None  # as near to both
+    assert guess("ROR", ("ARBOR",)) is None  # 2 edits of 5 letters, but more than half of the 3 read
 
 
 def test_words_the_grid_spells_but_for_one_misread_cell_are_looked_for():
