@@ -910,9 +910,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             sel = sel[np.argsort(other[sel])]
             step = np.diff(other[sel])
             gaps = step - (n_extent[sel[1:], 1 - axis] + n_extent[sel[:-1], 1 - axis]) / 2
-            apart = step > 0.3  # not pieces of one letter
-            letters = 1 + np.count_nonzero(apart)  # a letter broken in pieces counts once
-            text = np.count_nonzero((gaps < 0.12) & apart) >= max(2, 0.25 * letters)
+            text = np.count_nonzero((gaps < 0.12) & (step > 0.3)) >= max(2, 0.25 * len(sel))  # not pieces of one letter
             if text or off > 0.5 * nodes + 1 or not 0.7 / spread < ratio < 1.4 * spread:
                 return 0
             return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 / spread < ratio < 1.18 * spread \

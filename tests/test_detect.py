@@ -363,18 +363,6 @@ def test_a_sideways_line_of_text_beside_a_ruled_grid_is_not_a_column() -> None:
         < CORNER_TOL
 
 
-def test_a_sideways_title_in_broken_letters_beside_a_ruled_grid_is_not_a_column() -> None:
-    """A rendered ruled 13x13 turned 90 degrees (scanner.synth condition rotated, seed 203): its title and its
-    instruction line run down beside the grid and were taken as two more columns (13x15). The title's letters
-    nearly touch, but an i's dot and other pieces of letters, counted as letters of their own, outnumbered the
-    near-touching pairs; a letter in pieces counts once."""
-    image, truth = synth.condition_case("rotated", 203)
-    loc = find_grid(image, "turned page")
-    assert (loc.rows, loc.cols) == (13, 13)
-    assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
-        < CORNER_TOL
-
-
 @pytest.mark.parametrize("seed, shape", [(116, (8, 10)), (142, (11, 11))])
 def test_a_line_of_text_above_a_boxed_unruled_grid_is_not_a_row(seed: int, shape: tuple[int, int]) -> None:
     """Photos of unruled grids in a box that stands off their letters (scanner.synth condition handwritten), an
