@@ -350,8 +350,8 @@ def _rule_shares(dark: np.ndarray, lat: _Lattice, px: int, offset: int = 0) -> t
 
 def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _Lattice:
     """The lattice grown, by up to ``most`` rows or columns a side, to its ruled frame (see _closes): glare over
-    a photo's edge columns, or a last row that fits its lattice loosely, left them out (8x6 and 11x12 grids of
-    8x8 and 12x12)."""
+    a photo's edge columns, a last row that fits its lattice loosely, or tall letters joined to the rules left
+    them out (8x6, 11x12 and 12x8 grids of 8x8, 12x12 and 12x12)."""
     grown = dict.fromkeys(("c0", "c1", "r0", "r1"), 0)
     while True:
         for side, count in grown.items():

@@ -276,6 +276,7 @@ def test_a_fragment_under_four_letters_is_not_completed(fragment, word):
     """LL (a speck's reading) and VER (from a night photo's list of sports) are in the grid, and so are ELL and
     OVER, but any grid spells pairs and triples many times: the entry stays as read."""
     grid = ["XTIGERQ", "ZQELLXZ", "QOVERZQ"]
+    assert any(word in row for row in grid)
     (entry, status), = correct_entries([(fragment, fragment)], grid)
     assert (entry.word, entry.corrected, status) == (fragment, False, "exact")
 
