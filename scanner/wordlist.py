@@ -978,8 +978,10 @@ def _guess(e: _Entry, judged: tuple[WordEntry, str], words: Callable[[], tuple[s
         return None
     # The grid string an entry was corrected to may be a fragment (KNEE to KEE, not KNIFE): then the entry as read
     # is the better clue.
+    rest = _after_mark(e.text)  # a misread number before the word (OH, wurling for 5. surfing)
     return guess(grid_key(entry.word if status == "corrected" else e.text), words()) or (
-        guess(grid_key(e.text), words()) if status == "corrected" else None)
+        guess(grid_key(e.text), words()) if status == "corrected" else None) or (
+        guess(grid_key(rest), words()) if rest else None)
 
 
 def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
