@@ -429,15 +429,15 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     """[(WordEntry, status)] for (read, cleaned) pairs read with confidences ``confs`` (0..100), corrected
     against the grid rows ``letters``. status is that of ``correct``."""
     ascii_only = all(ch.isascii() for row in letters for ch in row)
-    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] +
-                           [grid_key(_after_mark(t), ascii_only) for _, t in texts], letters)
+    rests = [_after_mark(t) for _, t in texts]
+    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] + [grid_key(r, ascii_only) for r in rests],
+                           letters)
     out = []
-    for (read, text), conf in zip(texts, confs or [0.0] * len(texts)):
-        key = grid_key(text, ascii_only)
+    for (read, text), rest, conf in zip(texts, rests, confs or [0.0] * len(texts)):
+        key, rest_key = grid_key(text, ascii_only), grid_key(rest, ascii_only)
         word, status = correct(text, matches.get(key, set()), ascii_only, conf)
-        rest = _after_mark(text)
-        if status != "exact" and rest and grid_key(rest, ascii_only) in matches.get(grid_key(rest, ascii_only), ()) \
-                and all(_is_word(t) for t in rest.split()):
+        if status != "exact" and rest and rest_key in matches.get(rest_key, ()) and \
+                all(_is_word(t) for t in rest.split()):
             word, status = rest, "corrected"  # a mark read as a letter or two before a word the grid holds
         if status == "exact" and len(key) >= 4 and not all(_is_word(t) for t in text.split()):
             whole = _whole_word(key, letters)
@@ -456,8 +456,8 @@ def _after_mark(text: str) -> str:
 def _whole_word(fragment: str, letters: list[str]) -> str | None:
     """The one dictionary word the grid spells with ``fragment`` plus one more cell at either end, if exactly one:
     Tesseract drops a first or last letter that touches a mark (IGER for TIGER), and the fragment, being part of
-    the word in the grid, is found there as read. Not for fragments under 3 letters: any grid spells a pair many
-    times, and LL made ELL of a speck's reading."""
+    the word in the grid, is found there as read. Its caller asks only of fragments of 4 letters or more: any grid
+    spells pairs and triples many times (LL made ELL of a speck's reading, VER made OVER)."""
     from solver import DIRECTIONS, solve
 
     rows, cols = len(letters), len(letters[0])
