@@ -1369,8 +1369,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
                 if not any(w in word or word in w for word in listed)])
     printed = _grid_spellings(tuple(letters))
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=h,
-                   conf=100 * float(np.exp(fit))), (WordEntry(read=w, word=w), "exact"))
-           for b, w, fit in ((b, printed.get(w, w), fit) for b, w, fit in wordspot.spot(crop, boxes, h, words))]
+                   conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
+           for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in wordspot.spot(crop, boxes, h, words))]
     return [e for e, _ in out], [v for _, v in out]
 
 

@@ -5,12 +5,17 @@ reads the grid's own letters in it (scanner.classify). A listed word is a word t
 for each word-shaped blob of ink beside the grid is not "what does it say" but "which of the grid's few dozen
 dictionary words is it": each candidate word is laid over the blob letter by letter, every way its letters can
 divide the blob's width (dynamic programming over cut points, each stretch of ink scored by the classifier), and
-the blob takes the word that fits best when it fits well and clearly better than any other.
+the blob takes the word that fits best when it fits well and clearly better than any other. Print too small or
+blurred for its letters to be told apart still has a word's outline (its length, where its letters rise and
+fall): a blob no word fits letter by letter is compared in outline with each word as printed in a plain font.
 """
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from scanner import classify
 from scanner.classify import CLASSES, LETTER_H, WINDOW
@@ -31,6 +36,14 @@ TWO_WORDS = 0.2  # two boxes on a line are tried as one entry as if its words fi
 LEADER_MARGIN = 0.1  # a box cut after its leader is tried when a word fits it this much better (see spot)
 LEADER, LEADER_DIP = 1.5, 0.6  # see _after_leader
 NO_FIT = -30.0
+OUTLINE = (16, 64)  # rows, columns: a word's ink is compared in outline at this size (see _outline)
+OUTLINE_INK = 0.4  # a word's outline spans the rows and columns with at least this share of its peak ink
+OUTLINE_FONT_PX = 48  # a word is printed at this size, blurred by OUTLINE_BLUR, to compare with a blob's outline
+OUTLINE_BLUR = 4.0
+OUTLINE_FIT = (0.5, 0.15)  # an outline fit (see outline_fits) to be taken, and its margin over any other word
+OUTLINE_SHORT = (4, 0.6, 0.2)  # words this short: their fit and margin to be taken
+LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
+LETTER_FLOOR = -3.0
 
 
 def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
@@ -149,14 +162,18 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
          words: list[str]) -> list[tuple[tuple[int, int, int, int], str, float]]:
-    """[(box, word, its fit)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high) that one of
-    ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by a dip in its
-    ink (a bullet or an entry number, see _after_leader) is also tried from the dip where a word fits there by
-    LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in the blob of
-    "reef"); and either, with the box after it on its line, as if its words fit TWO_WORDS better (HIGH JUMP is
-    one entry, not two: its parts are words too). A list names each word once, so boxes and words are matched
+    """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
+    that one of ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by
+    a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from the dip where a word fits
+    there by LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in the
+    blob of "reef"); and either, with the box after it on its line, as if its words fit TWO_WORDS better (HIGH
+    JUMP is one entry, not two: its parts are words too). A list names each word once, so boxes and words are matched
     (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the blob of "sailing"
-    better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND."""
+    better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND.
+    Boxes no word fits letter by letter are then matched in the same way to the words left, by their outline
+    (see outline_fits) plus LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
+    How sure: e to the mean log-probability per letter for a word fitted letter by letter; its outline fit,
+    at most 1, for one matched in outline."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
@@ -179,16 +196,29 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
             both = (x0, min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
             fit = _fits(both, inks, words)
             tries.append((fit.max() + TWO_WORDS, (i, j), both, fit))
-    return [(box, word, fit) for _, box, word, fit in match(tries, words)]
+    found = match(tries, words)
+    # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
+    # taken, nor holding one), helped a little by how their letters fit
+    free = np.array([not any(w in t or t in w for *_, t, _ in found) for w in words])
+    rest = []
+    for _, at, box, fit in tries:
+        if len(at) == 1 and not any(touch(box, b) for _, b, *_ in found):
+            both = np.where(free, outline_fits(flat, box, words) + LETTER_WEIGHT * np.maximum(fit, LETTER_FLOOR),
+                            NO_FIT)
+            rest.append((both.max(), at, box, both))
+    sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
+    sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
+    return [(box, word, p) for _, box, word, p in sorted(sure, key=lambda f: f[0])]
 
 
-def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]],
-          words: list[str]) -> list[tuple[int, tuple, str, float]]:
+def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: list[str],
+          least: tuple[float, float] = (MIN_SCORE, MIN_MARGIN),
+          short: tuple[int, float, float] = SHORT) -> list[tuple[int, tuple, str, float]]:
     """[(first box index, box tried, word, its fit)], in box order, for the ``tries`` ((order, indices of the
     boxes it covers, box tried, each of ``words``' fit there)) that take a word (see _taken), each box and each
     word once at most: tries best first (highest order), later ones taking neither a word nor a box an earlier
     one took; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in
-    part, with a better fit."""
+    part, with a better fit. ``least`` and ``short``: see _taken."""
     held = np.array([[w in word for word in words] for w in words])  # [i, j]: words[i] is part of words[j]
     found: dict[tuple[int, ...], tuple] = {}
     for _ in range(MATCH_ROUNDS):
@@ -196,7 +226,7 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]],
         free = np.ones(len(words), bool)
         for _, at, box, fit in sorted(tries, key=lambda t: -t[0]):
             hit = None if used & set(at) else _taken(np.where(free & ~_elsewhere(before, at, fit, held), fit,
-                                                              NO_FIT), words)
+                                                              NO_FIT), words, least, short)
             if hit is not None:
                 free[hit] = False
                 used |= set(at)
@@ -234,15 +264,55 @@ def _fits(box: tuple[int, int, int, int], inks: list[tuple[float, np.ndarray]], 
                    for scale, ink in inks], axis=0)
 
 
-def _taken(fit: np.ndarray, words: list[str]) -> int | None:
-    """The index of the word that fits (``fit``: each word's) at least MIN_SCORE and by MIN_MARGIN more than
-    any other word that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter or
-    longer); None when none does."""
+def _taken(fit: np.ndarray, words: list[str], least: tuple[float, float] = (MIN_SCORE, MIN_MARGIN),
+           short: tuple[int, float, float] = SHORT) -> int | None:
+    """The index of the word that fits (``fit``: each word's) at least ``least[0]`` and by ``least[1]`` more
+    than any other word that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter
+    or longer), or for words of at most ``short[0]`` letters, ``short[1]`` and ``short[2]``; None when none
+    does."""
     order = np.argsort(-fit)
     best = words[order[0]]
     rival = next((fit[i] for i in order[1:] if words[i] not in best and best not in words[i]), NO_FIT)
-    least, margin = (SHORT[1], SHORT[2]) if len(best) <= SHORT[0] else (MIN_SCORE, MIN_MARGIN)
+    least, margin = short[1:] if len(best) <= short[0] else least
     return int(order[0]) if fit[order[0]] >= least and fit[order[0]] - rival >= margin else None
+
+
+def outline_fits(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str]) -> np.ndarray:
+    """Each word's likeness in outline to the ink of ``box`` on ``flat`` (dark print on white): the correlation
+    of the two outlines (see _outline) less half the log of the ratio of their widths to heights, at the best of
+    the word in capitals, in lower case and in title case; NO_FIT where the box holds no ink."""
+    x0, y0, x1, y1 = box
+    pad = (y1 - y0) // 3  # blur spreads the ink past the box a little
+    ink = 255.0 - flat[max(0, y0 - pad):y1 + pad, max(0, x0 - 2):x1 + 2].astype(np.float32)
+    seen = _outline(ink)
+    if seen is None:
+        return np.full(len(words), NO_FIT)
+    shape, aspect = seen
+    return np.array([max(float((shape * w_shape).mean()) - 0.5 * abs(np.log(aspect / w_aspect))
+                         for w_shape, w_aspect in filter(None, map(_printed, (w, w.lower(), w.title()))))
+                     if w else NO_FIT for w in words])
+
+
+def _outline(ink: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """(the outline of the ink (bright on dark) of one word: its box, the rows and columns with at least
+    OUTLINE_INK of its peak, resampled to OUTLINE, blurred a little, scaled to zero mean and unit variance; the
+    box's width over its height), None when there is no ink."""
+    ink = np.clip(ink - np.percentile(ink, 10), 0, None)  # the paper's level, whatever the print covers
+    if ink.max() <= 0:
+        return None
+    ys, xs = np.nonzero(ink >= OUTLINE_INK * ink.max())
+    ink = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    shape = cv2.GaussianBlur(cv2.resize(ink, OUTLINE[::-1], interpolation=cv2.INTER_AREA), (0, 0), 1.0)
+    return (shape - shape.mean()) / (shape.std() + 1e-6), ink.shape[1] / ink.shape[0]
+
+
+@functools.lru_cache(maxsize=4096)
+def _printed(text: str) -> tuple[np.ndarray, float] | None:
+    """The outline of ``text`` printed in Pillow's own font, blurred as small print in a photo is."""
+    font = ImageFont.load_default(size=OUTLINE_FONT_PX)
+    page = Image.new("L", (OUTLINE_FONT_PX * (len(text) + 1), 2 * OUTLINE_FONT_PX), 0)
+    ImageDraw.Draw(page).text((OUTLINE_FONT_PX // 2, OUTLINE_FONT_PX // 4), text, font=font, fill=255)
+    return _outline(cv2.GaussianBlur(np.asarray(page, np.float32), (0, 0), OUTLINE_BLUR))
 
 
 def _after_leader(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float) -> tuple | None:
