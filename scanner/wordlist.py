@@ -42,6 +42,8 @@ SPOTTED_LIST = 3
 """Different words spotted (see _spotted) that make a list where Tesseract read none."""
 SPOT_REACH = 1.0
 """With no list read by Tesseract, words are spotted within this many grid sizes of the grid."""
+COLUMN_GAP = 6.0
+"""Text heights: how far apart two entries of one list column may be (see _column_mates)."""
 SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
@@ -1337,10 +1339,12 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
              grid_box: tuple[np.ndarray, np.ndarray]) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
     nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH grid sizes of the grid
-    (``grid_box``: its lo, hi)."""
+    (``grid_box``: its lo, hi). The list's block takes in what else Tesseract read down its columns (their
+    words read as junk: see _column_mates)."""
     entries, judged, chosen = reading[:3]
     if chosen:
-        lo, hi, h = _block(entries, chosen, 3)
+        h = float(np.median([entries[i].height for i in chosen]))
+        lo, hi, _ = _block(entries, _column_mates(entries, chosen, h), 3)
     else:
         h = TARGET_INK_PX
         reach = SPOT_REACH * float(max(grid_box[1] - grid_box[0]))
@@ -1350,6 +1354,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     crop = flat[y0:y1, x0:x1]
     if crop.size == 0:
         return [], []
+    text_h = h  # the list's text height as Tesseract's boxes measure it, the scale _select compares entries on
     taken = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in (entries[i].box for i in chosen)]
     boxes = wordspot.word_boxes(crop, h)
     if not boxes:
@@ -1368,10 +1373,26 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
              + [w for w in _near_grid_words(tuple(letters))  # MERMAIDS, where MERMAID's line runs on
                 if not any(w in word or word in w for word in listed)])
     printed = _grid_spellings(tuple(letters))
-    out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=h,
+    out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in wordspot.spot(crop, boxes, h, words))]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _column_mates(entries: list[_Entry], chosen: list[int], h: float) -> list[int]:
+    """``chosen`` and the entries of about their text height ``h`` that line up with one of them, or with one
+    taken so, at most COLUMN_GAP lines above or below it: the rest of a list's columns, however they were read
+    (a sideways photo's list, of which Tesseract made out 1 word of 20 and junk of the others). Lines further
+    off are another column of print (a title centred over the grid)."""
+    block = list(chosen)
+    for i in block:  # grows as it goes
+        for j, e in enumerate(entries):
+            o = entries[i]
+            gap = max(e.box[1], o.box[1]) - min(e.box[3], o.box[3])
+            if (j not in block and LIST_HEIGHTS[0] < e.height / h < LIST_HEIGHTS[1] and gap < COLUMN_GAP * h
+                    and _aligned(e, [o])):
+                block.append(j)
+    return block
 
 
 def _on_lines(entries: list[_Entry]) -> int:

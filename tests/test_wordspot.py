@@ -139,3 +139,29 @@ def test_chance_words_spotted_in_other_print_are_no_list(seed):
     image, _ = synth.condition_case("nolist", seed)
     puzzle = solve_image(image, source=f"nolist {seed}", words=None)[0]
     assert puzzle.words_source == "none" and puzzle.word_list is None
+
+
+def test_a_list_column_read_as_junk_is_spotted_down_its_length():
+    """A sideways photo's boxed list of 20 lower-case words in one column (synth rotated 243, through the
+    pipeline): Tesseract reads BEACH and junk for most other lines, with lines missing between them. The spotter
+    looks down the whole column the junk stands in (it looked round BEACH alone: 5 of 20 recovered, then 17)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("rotated", 243)
+    puzzle = solve_image(image, source="rotated 243", words=None)[0]
+    recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
+    assert recovered >= 15 and spurious <= 1, puzzle.word_list.words
+
+
+@pytest.mark.parametrize("seed, before, least", [(243, 5, 7), (252, 4, 6)])
+def test_words_spotted_beside_words_read_stay_in_the_list(seed, before, least):
+    """Hand-lettered lists Tesseract reads in part (synth handwritten 243: 5 of 10 words; 252: 4 of 6), through
+    the pipeline. The words spotted beside them (SOUVENIR, ITINERARY; KNIFE, NAPKIN) are list entries of the
+    list's text height: they were measured by their letters' ink, smaller than Tesseract's boxes, and dropped as
+    too small for the list."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("handwritten", seed)
+    puzzle = solve_image(image, source=f"handwritten {seed}", words=None)[0]
+    recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
+    assert recovered >= least > before and spurious <= 1, puzzle.word_list.words
