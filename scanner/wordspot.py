@@ -40,6 +40,11 @@ OUTLINE = (16, 64)  # rows, columns: a word's ink is compared in outline at this
 OUTLINE_INK = 0.4  # a word's outline spans the rows and columns with at least this share of its peak ink
 OUTLINE_FONT_PX = 48  # a word is printed at this size, blurred by OUTLINE_BLUR, to compare with a blob's outline
 OUTLINE_BLUR = 4.0
+# Faces a word is also printed in for its outline, the first of each kind this machine has (Pillow finds them
+# under the system's font folders): a serif and a monospaced face draw words of other widths and ascenders than
+# Pillow's own sans, which is always used.
+OUTLINE_FACES = (("LiberationSerif-Regular.ttf", "DejaVuSerif.ttf", "FreeSerif.ttf"),
+                 ("DejaVuSansMono.ttf", "LiberationMono-Regular.ttf", "FreeMono.ttf"))
 OUTLINE_FIT = (0.5, 0.15)  # an outline fit (see outline_fits) to be taken, and its margin over any other word
 OUTLINE_SHORT = (4, 0.6, 0.2)  # words this short: their fit and margin to be taken
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
@@ -208,7 +213,26 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
             rest.append((both.max(), at, box, both))
     sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
-    return [(box, word, p) for _, box, word, p in sorted(sure, key=lambda f: f[0])]
+    return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
+
+
+def _joined(found: list[tuple[int, tuple, str, float]], boxes: list[tuple[int, int, int, int]], letter_px: float,
+            words: list[str]) -> list[tuple[int, tuple, str, float]]:
+    """``found`` ((first box index, box, word, how sure), in box order) with two words taken by neighbouring boxes
+    of one line (see _next_on_line) made one entry where the two end to end are one of ``words``: ROAD fitted in
+    outline and TRIP letter by letter are the entry ROAD TRIP, however each part was taken."""
+    at = {i: k for k, (i, *_) in enumerate(found)}
+    out, done = [], set()
+    for k, (i, box, word, p) in enumerate(found):
+        if k in done:
+            continue
+        j = _next_on_line(boxes, i, letter_px)
+        if j in at and at[j] != k and word + found[at[j]][2] in words:
+            _, after, second, q = found[at[j]]
+            box, word, p = (box[0], min(box[1], after[1]), after[2], max(box[3], after[3])), word + second, min(p, q)
+            done.add(at[j])
+        out.append((i, box, word, p))
+    return out
 
 
 def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: list[str],
@@ -289,7 +313,8 @@ def outline_fits(flat: np.ndarray, box: tuple[int, int, int, int], words: list[s
         return np.full(len(words), NO_FIT)
     shape, aspect = seen
     return np.array([max(float((shape * w_shape).mean()) - 0.5 * abs(np.log(aspect / w_aspect))
-                         for w_shape, w_aspect in filter(None, map(_printed, (w, w.lower(), w.title()))))
+                         for w_shape, w_aspect in filter(None, (_printed(text, face) for face in _faces()
+                                                                for text in (w, w.lower(), w.title()))))
                      if w else NO_FIT for w in words])
 
 
@@ -306,10 +331,23 @@ def _outline(ink: np.ndarray) -> tuple[np.ndarray, float] | None:
     return (shape - shape.mean()) / (shape.std() + 1e-6), ink.shape[1] / ink.shape[0]
 
 
-@functools.lru_cache(maxsize=4096)
-def _printed(text: str) -> tuple[np.ndarray, float] | None:
-    """The outline of ``text`` printed in Pillow's own font, blurred as small print in a photo is."""
-    font = ImageFont.load_default(size=OUTLINE_FONT_PX)
+@functools.lru_cache(maxsize=1)
+def _faces() -> tuple[ImageFont.FreeTypeFont | ImageFont.ImageFont, ...]:
+    """Pillow's own font and the first face of each kind of OUTLINE_FACES found, at OUTLINE_FONT_PX."""
+    faces = [ImageFont.load_default(size=OUTLINE_FONT_PX)]
+    for kind in OUTLINE_FACES:
+        for name in kind:
+            try:
+                faces.append(ImageFont.truetype(name, OUTLINE_FONT_PX))
+                break
+            except OSError:
+                continue
+    return tuple(faces)
+
+
+@functools.lru_cache(maxsize=16384)
+def _printed(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> tuple[np.ndarray, float] | None:
+    """The outline of ``text`` printed in ``font`` (one of _faces), blurred as small print in a photo is."""
     page = Image.new("L", (OUTLINE_FONT_PX * (len(text) + 1), 2 * OUTLINE_FONT_PX), 0)
     ImageDraw.Draw(page).text((OUTLINE_FONT_PX // 2, OUTLINE_FONT_PX // 4), text, font=font, fill=255)
     return _outline(cv2.GaussianBlur(np.asarray(page, np.float32), (0, 0), OUTLINE_BLUR))
