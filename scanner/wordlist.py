@@ -1373,9 +1373,13 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
              + [w for w in _near_grid_words(tuple(letters))  # MERMAIDS, where MERMAID's line runs on
                 if not any(w in word or word in w for word in listed)])
     printed = _grid_spellings(tuple(letters))
+    # down the list's columns, where words are matched more freely: one word each, nor one holding a listed word
+    # (RAISINS beside RAISIN), nor two words end to end (ROUGH TEAR: two common words meet by chance in a grid)
+    single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)]
+    spotted = wordspot.spot(crop, boxes, h, words, taken, single)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
-           for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in wordspot.spot(crop, boxes, h, words))]
+           for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
 
 

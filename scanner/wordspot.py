@@ -47,6 +47,9 @@ OUTLINE_FACES = (("LiberationSerif-Regular.ttf", "DejaVuSerif.ttf", "FreeSerif.t
                  ("DejaVuSansMono.ttf", "LiberationMono-Regular.ttf", "FreeMono.ttf"))
 OUTLINE_FIT = (0.5, 0.15)  # an outline fit (see outline_fits) to be taken, and its margin over any other word
 OUTLINE_SHORT = (4, 0.6, 0.2)  # words this short: their fit and margin to be taken
+COLUMN_FIT = (0.3, 0.1)  # an outline fit to be taken in a blob down a column of the list, and its margin
+COLUMN_SHORT = (4, 0.6, 0.15)
+COLUMN_LINES = 3.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
 
@@ -166,7 +169,8 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 
 
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
-         words: list[str]) -> list[tuple[tuple[int, int, int, int], str, float]]:
+         words: list[str], listed: list[tuple] = (),
+         column_words: list[str] = ()) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
     that one of ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by
     a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from the dip where a word fits
@@ -177,6 +181,9 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND.
     Boxes no word fits letter by letter are then matched in the same way to the words left, by their outline
     (see outline_fits) plus LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
+    Last, a box that starts where an entry of the list does (``listed``: the boxes of the entries already read, or
+    one taken here), a few lines from it, is a list word: the ``column_words`` left are matched to it by outline
+    at COLUMN_FIT (COLUMN_SHORT).
     How sure: e to the mean log-probability per letter for a word fitted letter by letter; its outline fit,
     at most 1, for one matched in outline."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
@@ -213,7 +220,20 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
             rest.append((both.max(), at, box, both))
     sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
+    # a blob down a column of the list's entries is a list word: the words left are matched to it more freely
+    placed = list(listed) + [box for _, box, *_ in sure]
+    free &= np.array([w in column_words and not any(w in t or t in w for *_, t, _ in sure) for w in words])
+    column = [(order, at, box, np.where(free, both, NO_FIT)) for order, at, box, both in rest
+              if not any(touch(box, b) for b in placed) and _in_column(box, placed, letter_px)]
+    sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(column, words, COLUMN_FIT, COLUMN_SHORT)]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
+
+
+def _in_column(box: tuple, placed: list[tuple], letter_px: float) -> bool:
+    """Whether ``box`` starts where one of ``placed`` does, within a letter height, at most COLUMN_LINES lines
+    above or below it."""
+    return any(abs(box[0] - b[0]) < letter_px and max(box[1], b[1]) - min(box[3], b[3]) < COLUMN_LINES * letter_px
+               for b in placed)
 
 
 def _joined(found: list[tuple[int, tuple, str, float]], boxes: list[tuple[int, int, int, int]], letter_px: float,
