@@ -34,6 +34,10 @@ REACH, WIDE_REACH = 1.0, 2.0
 """The list is looked for within REACH grid sizes (the grid's longer side) of the grid, and within WIDE_REACH
 when it comes within EDGE_LINES of its lines of the edge of that part of the page (a long column of entries)."""
 EDGE_LINES = 2.0
+BLOCK_SECONDS = 2.0
+"""Tesseract's time for the first read of a list's block as one block of text, even when reading the page took
+all the list's time: the list is found and its block is small, while a big page of newsprint show-through took
+5.1 s of a 5.6 s limit to read, and the block, never read, left 9 of its 20 words as junk."""
 BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
@@ -1390,8 +1394,8 @@ def _column_mates(entries: list[_Entry], chosen: list[int], h: float) -> list[in
     off are another column of print (a title centred over the grid)."""
     block = list(chosen)
     for i in block:  # grows as it goes
+        o = entries[i]
         for j, e in enumerate(entries):
-            o = entries[i]
             gap = max(e.box[1], o.box[1]) - min(e.box[3], o.box[3])
             if (j not in block and LIST_HEIGHTS[0] < e.height / h < LIST_HEIGHTS[1] and gap < COLUMN_GAP * h
                     and _aligned(e, [o])):
@@ -1480,9 +1484,13 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         merged = _choose(*both, letters, soft)
         return (both, merged) if merged[2] else (read, reading)
 
-    def merge_block(read: tuple, reading: tuple, lo: np.ndarray, hi: np.ndarray) -> tuple[tuple, tuple]:
-        """merge of the part of the page from ``lo`` to ``hi`` (x, y) read as one block of text."""
-        return merge(read, reading, _judge(_crop_boxes(flat, lo, hi, engine, 6, left()), letters))
+    def merge_block(read: tuple, reading: tuple, lo: np.ndarray, hi: np.ndarray,
+                    least: float = 0.0) -> tuple[tuple, tuple]:
+        """merge of the part of the page from ``lo`` to ``hi`` (x, y) read as one block of text, in at least
+        ``least`` seconds of Tesseract's time however little of the list's is left."""
+        seconds = left()
+        return merge(read, reading, _judge(_crop_boxes(flat, lo, hi, engine, 6,
+                                                       None if seconds is None else max(seconds, least)), letters))
 
     read = _judge(_tighten(flat, engine.read_text(flat, 11, left())), letters)
     reading = _choose(*read, letters, soft)
@@ -1505,7 +1513,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
         # keeps the better of its two readings.
         lo, hi, h = _block(reading[0], reading[2], BLOCK_LINES)
-        read, reading = merge_block(read, reading, lo, hi)
+        read, reading = merge_block(read, reading, lo, hi, BLOCK_SECONDS)
         read_lo, read_hi = np.maximum(lo, 0), np.minimum(hi, size)
         for _ in range(RUN_ON_READS):
             strips = _run_on(read_lo, read_hi, *_block(reading[0], reading[2]), size)

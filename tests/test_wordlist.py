@@ -635,3 +635,36 @@ def test_a_dark_on_light_list_above_a_white_on_dark_grid_is_not_read_inverted():
     words = read_word_list(image, truth_location(truth), truth["grid"], source="small 83").words
     recovered, spurious = list_score(words, truth["words"])
     assert recovered >= 14 and spurious <= 1, words
+
+
+class _SlowPageEngine:
+    """The real engine on a machine so slow that reading the whole page takes all the list's time: each sparse
+    read of the page (psm 11) waits out the time it was given after reading."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+    def read_text(self, gray, psm=11, seconds=None):
+        import time
+
+        started = time.monotonic()
+        boxes = self.engine.read_text(gray, psm, seconds)
+        if psm == 11 and seconds is not None:
+            time.sleep(max(0.0, seconds - (time.monotonic() - started)))
+        return boxes
+
+
+def test_the_list_block_is_read_when_the_page_took_all_the_time():
+    """A newsprint page whose list Tesseract's page reading gets 11 of 20 words of, the rest as junk (COME,
+    AGALAXY, ECLI): the read of the list's block as one block of text mends them. On a loaded machine the page
+    reading took 5.1 s of the list's 5.6 s and the block was never read; it now always gets its own time."""
+    from scanner.engine import get_engine
+
+    image, truth = synth.condition_case("newsprint", 241)
+    wl = read_word_list(image, truth_location(truth), truth["grid"], source="newsprint 241",
+                        engine=_SlowPageEngine(get_engine()), seconds=4.0)
+    recovered, spurious = list_score(wl.words, truth["words"])
+    assert recovered >= 19 and spurious <= 1, wl.words
