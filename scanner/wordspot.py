@@ -211,7 +211,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     found = match(tries, words)
     # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
     # taken, nor holding one), helped a little by how their letters fit
-    free = np.array([not any(w in t or t in w for *_, t, _ in found) for w in words])
+    free = _untaken(words, [t for *_, t, _ in found])
     rest = []
     for _, at, box, fit in tries:
         if len(at) == 1 and not any(touch(box, b) for _, b, *_ in found):
@@ -222,11 +222,16 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
     # a blob down a column of the list's entries is a list word: the words left are matched to it more freely
     placed = list(listed) + [box for _, box, *_ in sure]
-    free &= np.array([w in column_words and not any(w in t or t in w for *_, t, _ in sure) for w in words])
+    free = _untaken(words, [t for *_, t, _ in sure]) & np.isin(words, list(column_words))
     column = [(order, at, box, np.where(free, both, NO_FIT)) for order, at, box, both in rest
               if not any(touch(box, b) for b in placed) and _in_column(box, placed, letter_px)]
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(column, words, COLUMN_FIT, COLUMN_SHORT)]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
+
+
+def _untaken(words: list[str], taken: list[str]) -> np.ndarray:
+    """Which of ``words`` are free to take: neither one of ``taken`` nor part of one nor holding one."""
+    return np.array([not any(w in t or t in w for t in taken) for w in words], bool)
 
 
 def _in_column(box: tuple, placed: list[tuple], letter_px: float) -> bool:
