@@ -549,10 +549,13 @@ def rectify(image: np.ndarray, loc: GridLocation, cell_px: int = 64) -> tuple[np
     else:  # pen judged over the grid's box alone: a 12-MP photo costs no more
         gray = cv2.cvtColor(image[:, :, :3], cv2.COLOR_BGR2GRAY)
         x, y, bw, bh = cv2.boundingRect(np.round(loc.corners).astype(np.int32))
-        box = np.s_[max(y - 2, 0):y + bh + 2, max(x - 2, 0):x + bw + 2]
+        x0, y0 = max(x - 2, 0), max(y - 2, 0)
+        box = np.s_[y0:y + bh + 2, x0:x + bw + 2]
         view = gray[box]
         if view.size:
-            lightened = imaging.without_pen(image[box], view, src_cell)
+            region = np.zeros(view.shape, np.uint8)
+            cv2.fillConvexPoly(region, np.round(loc.corners - [x0, y0]).astype(np.int32), 1)
+            lightened = imaging.without_pen(image[box], view, src_cell, region.astype(bool))
             if lightened is not view:
                 view[...] = lightened
     # Shrinking a lot in one warp aliases; pre-shrink with area averaging first.

@@ -41,26 +41,31 @@ def coloured(bright: np.ndarray, dark: np.ndarray) -> np.ndarray:
     return bright - dark > PEN_CHROMA  # never below 0
 
 
-def without_pen(image: np.ndarray, gray: np.ndarray, pitch: float) -> np.ndarray:
+def without_pen(image: np.ndarray, gray: np.ndarray, pitch: float, region: np.ndarray | None = None) -> np.ndarray:
     """The grey levels ``gray`` of a BGR picture of print with coloured pen over it (a partly solved puzzle: words
     circled in blue or red through their letters), each pixel of a coloured stroke longer than PEN_CELLS cells of
     ``pitch`` px taking its brightest channel, in which the pen is light; ``gray`` itself when there is none. When
     PEN_SHARE of the ink (under 0.7 of the paper's level) or more is coloured, the print itself is (a grid printed
-    in red or blue), and ``gray`` is kept throughout. Strokes are looked for at PEN_PITCH px a cell (a 12-MP
-    photo's grid costs a few ms when it has none)."""
+    in red or blue), and ``gray`` is kept throughout. Only pixels where the boolean ``region`` is set (the grid,
+    when ``image`` is its bounding box) are judged: a red table beside a turned page is not pen. Strokes are
+    looked for at PEN_PITCH px a cell (a 12-MP photo's grid costs a few ms when it has none)."""
     image = image[:, :, :3]
     scale = min(1.0, PEN_PITCH / max(pitch, 1.0))
     small = shrink(image, scale) if scale < 1.0 else image
-    balance = np.diag(255.0 / np.maximum(np.percentile(small.reshape(-1, 3), 90, axis=0), 1.0))
+    inside = np.ones(small.shape[:2], bool) if region is None else cv2.resize(
+        region.astype(np.uint8), small.shape[1::-1], interpolation=cv2.INTER_NEAREST) > 0
+    if not inside.any():
+        return gray
+    balance = np.diag(255.0 / np.maximum(np.percentile(small[inside], 90, axis=0), 1.0))
 
     def pen(picture: np.ndarray) -> np.ndarray:
         # judged with the paper made white (a lamp's cast colours the paper, not pen) and the sensor's colour
         # noise smoothed out (a night photo's is pen-strong, pixel by pixel, once its dim paper is made white)
         return coloured(*extremes(cv2.GaussianBlur(cv2.transform(picture, balance), (0, 0), 1.0)))
 
-    found = pen(small)
+    found = pen(small) & inside
     small_gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    ink = small_gray < 0.7 * float(np.percentile(small_gray, 90))
+    ink = (small_gray < 0.7 * float(np.percentile(small_gray[inside], 90))) & inside
     if not found.any() or np.count_nonzero(found & ink) >= PEN_SHARE * np.count_nonzero(ink):
         return gray
     # Only long strokes: JPEG's coarse colour fringes each letter of a photo under a lamp's cast with colour

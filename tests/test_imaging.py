@@ -167,3 +167,20 @@ def test_pen_round_the_letters_is_made_light_and_the_print_kept() -> None:
                  _pen_page((40, 40, 200), (170, 60, 20), (1, 1, 1))):
         gray = cv2.cvtColor(page, cv2.COLOR_BGR2GRAY)
         assert np.array_equal(imaging.without_pen(page, gray, 60.0), gray)
+
+
+def test_pen_is_judged_on_the_grid_alone() -> None:
+    """A turned page's grid box takes in a corner of red-brown table: judged over the whole box, the table's colour
+    makes the print look coloured and the pen stays; judged over the grid (``region``) the pen turns light and the
+    table is left as it was."""
+    page = _pen_page((20, 20, 20), (40, 40, 200), (1.0, 1.0, 1.0))
+    region = np.ones(page.shape[:2], bool)
+    region[:, 300:] = False
+    page[:, 300:] = (60, 80, 150)  # the table
+    gray = cv2.cvtColor(page, cv2.COLOR_BGR2GRAY)
+    assert np.array_equal(imaging.without_pen(page, gray, 60.0), gray)
+    out = imaging.without_pen(page, gray, 60.0, region)
+    stroke = cv2.ellipse(np.zeros(gray.shape, np.uint8), (200, 88), (190, 30), 0, 0, 360, 1, 2) > 0
+    stroke[:, 290:] = False
+    assert np.median(out[stroke]) > np.median(gray[stroke]) + 60
+    assert np.array_equal(out[:, 310:], gray[:, 310:])
