@@ -26,6 +26,10 @@ TARGET_INK_PX = 24.0
 """Height the page's letter blobs are scaled to (LSTM Tesseract reads print well at about this size)."""
 WORK_PIXELS = 3_000_000
 """The page around the grid is first resampled to at most this size (upright view, before any upscaling)."""
+INK_LEVEL, MIN_INK_PX = 128, 16
+"""A part of the prepared page (see _stretch: its darkest print is near black) with fewer than MIN_INK_PX pixels
+darker than INK_LEVEL holds no print and is not read (beside a list, the sharpened grain of bare paper that
+Tesseract's own threshold turns into 20 junk entries)."""
 INK_QUANTILE = 0.5
 """TARGET_INK_PX is aimed at this quantile of the (height-weighted) blob heights."""
 MAX_OCR_PIXELS = 6_000_000
@@ -1280,6 +1284,8 @@ def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | Non
     if x1 - x0 < 8 or y1 - y0 < 8 or (seconds is not None and seconds < 0.001):
         return []
     crop = flat[y0:y1, x0:x1]
+    if np.count_nonzero(crop < INK_LEVEL) < MIN_INK_PX:  # bare paper: Tesseract would threshold its grain to junk
+        return []
     if scale != 1.0:
         crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     boxes = [replace(b, left=round(b.left / scale) + x0, top=round(b.top / scale) + y0,

@@ -11,7 +11,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from conftest import corpus_items, list_score, truth_location
-from scanner import synth
+from scanner import imaging, synth, wordlist
+from scanner.engine import get_engine
 from scanner.cli import main
 from scanner.detect import find_grid, find_grids
 from scanner.load import load_image
@@ -160,6 +161,20 @@ def test_list_columns_the_page_reading_missed_are_read_along_the_grid():
     words = read_word_list(image, find_grids(image)[0], truth["grid"], source="newsprint.jpg").words
     recovered, spurious = list_score(words, truth["words"])
     assert recovered == 20 and spurious <= 2, (recovered, spurious)
+
+
+def test_bare_paper_beside_a_list_is_not_read():
+    """The grain of bare paper, sharpened as soft print is (20 junk entries beside a turned page's list, of which
+    the grid spelled REAR, DIRTY and OPERA), is not handed to Tesseract, which reads it as words; the print beside
+    it still is."""
+    rng = np.random.default_rng(0)
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (400, 900)).astype(np.float32), (0, 0), 1.5)
+    page = imaging.sharpen(np.clip(238 + 7 * noise / noise.std(), 0, 255).astype(np.uint8), 2.0, 3.0)
+    cv2.putText(page, "GUITAR", (560, 220), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 20, 3)
+    engine = get_engine()
+    assert engine.read_text(np.ascontiguousarray(page[:, :450]), 6)  # junk, when read
+    assert wordlist._crop_boxes(page, (0, 0), (450, 400), engine, 6, None) == []
+    assert [b.text for b in wordlist._crop_boxes(page, (450, 0), (900, 400), engine, 6, None)] == ["GUITAR"]
 
 
 def test_words_image_reads_the_whole_picture():
