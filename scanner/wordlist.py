@@ -38,10 +38,11 @@ REACH, WIDE_REACH = 1.0, 2.0
 """The list is looked for within REACH grid sizes (the grid's longer side) of the grid, and within WIDE_REACH
 when it comes within EDGE_LINES of its lines of the edge of that part of the page (a long column of entries)."""
 EDGE_LINES = 2.0
-BLOCK_SECONDS = 2.0
-"""Tesseract's time for the first read of a list's block as one block of text, even when reading the page took
-all the list's time: the list is found and its block is small, while a big page of newsprint show-through took
-5.1 s of a 5.6 s limit to read, and the block, never read, left 9 of its 20 words as junk."""
+LOOK_SECONDS = 2.0
+"""Tesseract's time, even when reading the page took all the list's, for the reads of a list's block and the page
+round it as blocks of text once a list is found, and for those of the grid's sides when none was (see _read_list):
+a big page of newsprint show-through took 5.1 s of a 5.6 s limit to read, and its block, never read, left 9 of
+its 20 words as junk; a page on a light, blotchy ground was read as 800 scraps of it."""
 BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
@@ -1294,6 +1295,13 @@ def _crop_boxes(flat: np.ndarray, lo, hi, engine, psm: int, seconds: float | Non
     return _tighten(flat, boxes)
 
 
+def _floored(left: Callable[[], float | None], seconds: float) -> Callable[[], float | None]:
+    """Tesseract's time left as ``left`` tells it (None: no limit), but no less than what remains of ``seconds``
+    from now."""
+    end = time.monotonic() + seconds
+    return lambda: None if (t := left()) is None else max(t, end - time.monotonic())
+
+
 def _along_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.ndarray] | None,
                 overlap: float) -> list[tuple[np.ndarray, np.ndarray]]:
     """The parts of the page along the grid beyond a block of list entries (corners ``lo``, ``hi``; x, y), each
@@ -1491,12 +1499,10 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         return (both, merged) if merged[2] else (read, reading)
 
     def merge_block(read: tuple, reading: tuple, lo: np.ndarray, hi: np.ndarray,
-                    least: float = 0.0) -> tuple[tuple, tuple]:
-        """merge of the part of the page from ``lo`` to ``hi`` (x, y) read as one block of text, in at least
-        ``least`` seconds of Tesseract's time however little of the list's is left."""
-        seconds = left()
-        return merge(read, reading, _judge(_crop_boxes(flat, lo, hi, engine, 6,
-                                                       None if seconds is None else max(seconds, least)), letters))
+                    budget: Callable[[], float | None]) -> tuple[tuple, tuple]:
+        """merge of the part of the page from ``lo`` to ``hi`` (x, y) read as one block of text, in the time
+        ``budget`` leaves."""
+        return merge(read, reading, _judge(_crop_boxes(flat, lo, hi, engine, 6, budget()), letters))
 
     read = _judge(_tighten(flat, engine.read_text(flat, 11, left())), letters)
     reading = _choose(*read, letters, soft)
@@ -1508,10 +1514,14 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # Nothing found: Tesseract's layout analysis can lose a list among photo background texture and shadow;
         # look again at the page close to the grid only, then at each side of the grid alone as a block of text
         # (the sparse layout can miss most of a plain list: a sideways page read 2 of 20 words).
+        # The sides get their own time (a page photographed on a light, blotchy ground was read for 4 s as 800
+        # scraps of it, never reaching the list).
         reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        for psm, places in ((11, [(q.min(axis=0) - reach, q.max(axis=0) + reach)]), (6, _sides(*grid_box, reach))):
+        for psm, places, budget in ((11, [(q.min(axis=0) - reach, q.max(axis=0) + reach)], left),
+                                    (6, _sides(*grid_box, reach), None)):
             if not reading[2]:
-                read = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, left())],
+                budget = budget or _floored(left, LOOK_SECONDS)
+                read = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, budget())],
                               letters)
                 reading = _choose(*read, letters, soft)
     if reading[2]:
@@ -1519,24 +1529,25 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
         # keeps the better of its two readings.
         lo, hi, h = _block(reading[0], reading[2], BLOCK_LINES)
-        read, reading = merge_block(read, reading, lo, hi, BLOCK_SECONDS)
+        budget = _floored(left, LOOK_SECONDS)  # the block and the page round it get their own time
+        read, reading = merge_block(read, reading, lo, hi, budget)
         read_lo, read_hi = np.maximum(lo, 0), np.minimum(hi, size)
         for _ in range(RUN_ON_READS):
             strips = _run_on(read_lo, read_hi, *_block(reading[0], reading[2]), size)
             for strip_lo, strip_hi in strips:
-                read, reading = merge_block(read, reading, strip_lo, strip_hi)
+                read, reading = merge_block(read, reading, strip_lo, strip_hi, budget)
                 read_lo, read_hi = np.minimum(read_lo, strip_lo), np.maximum(read_hi, strip_hi)
             if not strips:
                 break
         for strip_lo, strip_hi in _along_grid(lo, hi, grid_box, 3 * h):
-            read, reading = merge_block(read, reading, strip_lo, strip_hi)
+            read, reading = merge_block(read, reading, strip_lo, strip_hi, budget)
         # Last look, alone, at each entry of the list's block that did not make the list and at each line of the
         # list's columns that lacks an entry or holds one the grid does not hold as read: the layout of a block of
         # small or hand-lettered print misleads Tesseract's reading of its words. Only readings the grid backs as
         # words or that guess a grid word are taken; when the list's time is up the rest stay as first read.
         for psm, scale in READS_ALONE:
             alone = [r for place in _unread(flat, *reading[:3]) for r in
-                     _read_alone(flat, place, engine, psm, left(), letters, scale) if _worth(*r, words, soft)]
+                     _read_alone(flat, place, engine, psm, budget(), letters, scale) if _worth(*r, words, soft)]
             if alone:
                 read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
     if loc is not None:
