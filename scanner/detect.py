@@ -151,8 +151,17 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
             lattices += _search(bright)
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
                                                    _halved(lat, other) or _loose(lat, other) for other in lattices)]
+    polarity: dict[int, bool] = {}
+
+    def light_on_dark(lat: _Lattice) -> bool:  # asked of a lattice twice
+        if id(lat) not in polarity:
+            polarity[id(lat)] = _light_on_dark(work, lat)
+        return polarity[id(lat)]
+
     chosen: list[_Lattice] = []
-    for lat in sorted(lattices, key=lambda g: g.nodes, reverse=True):
+    ordered = sorted(lattices, key=lambda g: g.nodes, reverse=True)
+    crossed: set[int] = set()  # the lattices of cells made from lattices of rule crossings
+    for lat in ordered:  # grows as it goes: those made from crossings are tried last
         if not np.isfinite(lat.corners()).all():
             continue
         quads = [cv2.convexHull(c.corners().astype(np.float32)) for c in chosen]
@@ -161,12 +170,15 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
             continue
         if chosen and not _unmistakable(lat, chosen[0]):
             continue
-        if _crossings(work, lat):  # asked last: it warps the lattice's surroundings
+        if id(lat) not in crossed and _crossings(255 - work if light_on_dark(lat) else work, lat):
+            cells = _between_crossings(lat)  # asked last: it warps the lattice's surroundings
+            crossed.add(id(cells))
+            ordered.append(cells)
             continue
         chosen.append(lat)
     located = []
     for lat in _joined(chosen):
-        inverted = _light_on_dark(work, lat)
+        inverted = light_on_dark(lat)
         lat = _within_frame(255 - work if inverted else work, lat)
         lat = _to_frame(255 - work if inverted else work, lat)
         located.append(GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=inverted))
@@ -256,6 +268,15 @@ def _crossings(gray: np.ndarray, lat: _Lattice, px: int = 16) -> bool:
     inner = np.r_[between[0][1:-1], between[1][1:-1]]
     nodes = np.r_[through[0][:-1], through[1][:-1]]
     return inner.size > 0 and float(np.median(nodes)) >= 0.85 and float(inner.max()) < 0.5
+
+
+def _between_crossings(lat: _Lattice) -> _Lattice:
+    """The lattice of the cells round the nodes of ``lat``, where a ruled grid's rules cross: half a cell off, a
+    row and a column larger (a blurred photo of small white-on-dark cells: the light rules' crossings stand
+    apart, the letters break up). A rule crossing at the frame makes it a row and a column too large, which
+    _within_frame trims."""
+    half = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5], [0.0, 0.0, 1.0]])
+    return replace(lat, H=lat.H @ half, c1=lat.c1 + 1, r1=lat.r1 + 1)
 
 
 def _extends(lat: _Lattice, other: _Lattice) -> bool:
