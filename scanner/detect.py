@@ -40,6 +40,9 @@ INK_VARIANTS = (("light", "otsu"), ("heavy", "otsu"), ("light", "strict"), ("non
 comes after the others: it keeps the hairline strokes of small print that even a 3x3 median erases, but also
 keeps the noise. Faint comes last: grey print of a night photo, whose thin rules break into specks that join the
 letters at any darker threshold."""
+PIECES = 0.6
+"""A lattice whose letters are under this share of the width of a full grid's letters where it lies is made of
+their pieces (see _loose)."""
 MAX_BLOBS = 4000
 """Most blobs considered (a fine texture can make tens of thousands)."""
 MAX_CLUSTERS = 4
@@ -251,12 +254,14 @@ def _covers(lat: _Lattice, point: np.ndarray) -> bool:
 
 
 def _loose(lat: _Lattice, other: _Lattice) -> bool:
-    """Whether `lat` is a loose lattice (gappy, not free-standing) over `other`, a free-standing, nearly full
-    grid that counts nearly as many nodes: `lat` took in part of the grid and text beside it (a night photo's
-    14x14 at a 10 px pitch came out as 12x21, 194 nodes to the grid's 188)."""
-    if lat.isolated or lat.fill >= 0.8 or not other.isolated or other.fill < 0.9 or other.nodes < 0.9 * lat.nodes:
+    """Whether `lat` is a loose lattice (gappy, or of letters broken into pieces, and not free-standing) over
+    `other`, a free-standing, nearly full grid that counts nearly as many nodes: `lat` took in part of the grid
+    and text beside it (a night photo's 14x14 at a 10 px pitch came out as 12x21, 194 nodes to the grid's 188),
+    or pieces of its wide letters as a column more (a hand-lettered 8x8 as 8x9, 70 nodes to 64, its letters
+    0.19 of a pitch wide to the grid's 0.45)."""
+    if lat.isolated or not other.isolated or other.fill < 0.9 or other.nodes < 0.9 * lat.nodes:
         return False
-    return _covers(lat, _axes(other)[0])
+    return (lat.fill < 0.8 or lat.width_frac < PIECES * other.width_frac) and _covers(lat, _axes(other)[0])
 
 
 def _crossings(gray: np.ndarray, lat: _Lattice, px: int = 16) -> bool:
