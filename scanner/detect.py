@@ -401,6 +401,11 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
             return lat
 
 
+FADED_RULE = 0.6
+"""The share of a new outer line's length along which the rules across it must show when a frame closes it
+along its whole length and every cell holds ink (see _closes; else 0.85)."""
+
+
 def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
     """Whether the outer row or column ``side`` (c0, c1, r0, r1) of the lattice is a line of the grid's ruled
     cells: the rules between the cells run across it (RULE of their length there), most of its cells hold ink,
@@ -417,9 +422,14 @@ def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
     beyond = across[px:-px, outer - near:outer + near + 1].any(axis=1).mean()
     bounds = [along[px + k * px - near:px + k * px + near + 1, new].any(axis=0).mean()
               for k in range(dark.shape[0] // px - 1)]
-    inked = [dark[px + k * px + px // 4:px + (k + 1) * px - px // 4, new][:, px // 4:-(px // 4)].mean() > INKED
-             for k in range(dark.shape[0] // px - 2)]
-    return beyond >= BEYOND and np.median(bounds) >= RULE and np.mean(inked) >= 0.5
+    ink = np.array([dark[px + k * px + px // 4:px + (k + 1) * px - px // 4, new][:, px // 4:-(px // 4)].mean()
+                    for k in range(dark.shape[0] // px - 2)])
+    inked = float(np.mean(ink > INKED))
+    # Glare fades a side's thin rules before its frame: a frame along the whole side and a letter's ink in every
+    # cell (not a solid ground: the paper round a white-on-dark panel, turned dark) let the rules across show
+    # along less of the line.
+    rule = FADED_RULE if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else RULE
+    return beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
 
 
 def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
