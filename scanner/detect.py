@@ -401,16 +401,12 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
             return lat
 
 
-FADED_RULE = 0.6
-"""The share of a new outer line's length along which the rules across it must show when a frame closes it
-along its whole length and every cell holds ink (see _closes; else 0.85)."""
-
-
 def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
     """Whether the outer row or column ``side`` (c0, c1, r0, r1) of the lattice is a line of the grid's ruled
-    cells: the rules between the cells run across it (RULE of their length there), most of its cells hold ink,
-    and a rule closes it on the far side (along BEYOND of its length: glare breaks it)."""
-    RULE, BEYOND, INKED = 0.85, 0.7, 0.03
+    cells: the rules between the cells run across it (RULE of their length there, FADED where the rule beyond runs
+    its whole length and every cell holds a letter's ink), most of its cells hold ink, and a rule closes it on the
+    far side (along BEYOND of its length: glare breaks it)."""
+    RULE, FADED, BEYOND, INKED = 0.85, 0.6, 0.7, 0.03
     dark = _lattice_ink(gray, lat, px)
     if side in ("r0", "r1"):
         dark = np.ascontiguousarray(dark.T)  # rows become columns: one check for both
@@ -428,7 +424,7 @@ def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
     # Glare fades a side's thin rules before its frame: a frame along the whole side and a letter's ink in every
     # cell (not a solid ground: the paper round a white-on-dark panel, turned dark) let the rules across show
     # along less of the line.
-    rule = FADED_RULE if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else RULE
+    rule = FADED if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else RULE
     return beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
 
 

@@ -1517,10 +1517,10 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # The sides get their own time (a page photographed on a light, blotchy ground was read for 4 s as 800
         # scraps of it, never reaching the list).
         reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        for psm, places, budget in ((11, [(q.min(axis=0) - reach, q.max(axis=0) + reach)], left),
-                                    (6, _sides(*grid_box, reach), None)):
+        for psm, places, floor in ((11, [(q.min(axis=0) - reach, q.max(axis=0) + reach)], 0.0),
+                                   (6, _sides(*grid_box, reach), LOOK_SECONDS)):
             if not reading[2]:
-                budget = budget or _floored(left, LOOK_SECONDS)
+                budget = _floored(left, floor)
                 read = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, budget())],
                               letters)
                 reading = _choose(*read, letters, soft)
@@ -1544,7 +1544,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # Last look, alone, at each entry of the list's block that did not make the list and at each line of the
         # list's columns that lacks an entry or holds one the grid does not hold as read: the layout of a block of
         # small or hand-lettered print misleads Tesseract's reading of its words. Only readings the grid backs as
-        # words or that guess a grid word are taken; when the list's time is up the rest stay as first read.
+        # words or that guess a grid word are taken; when the time is up the rest stay as first read.
         for psm, scale in READS_ALONE:
             alone = [r for place in _unread(flat, *reading[:3]) for r in
                      _read_alone(flat, place, engine, psm, budget(), letters, scale) if _worth(*r, words, soft)]
