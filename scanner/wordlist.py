@@ -1406,14 +1406,15 @@ def _column_mates(entries: list[_Entry], chosen: list[int], h: float) -> list[in
     taken so, at most COLUMN_GAP lines above or below it: the rest of a list's columns, however they were read
     (a sideways photo's list, of which Tesseract made out 1 word of 20 and junk of the others). Lines further
     off are another column of print (a title centred over the grid)."""
-    block = list(chosen)
+    block, taken = list(chosen), set(chosen)
     for i in block:  # grows as it goes
         o = entries[i]
         for j, e in enumerate(entries):
             gap = max(e.box[1], o.box[1]) - min(e.box[3], o.box[3])
-            if (j not in block and LIST_HEIGHTS[0] < e.height / h < LIST_HEIGHTS[1] and gap < COLUMN_GAP * h
+            if (j not in taken and LIST_HEIGHTS[0] < e.height / h < LIST_HEIGHTS[1] and gap < COLUMN_GAP * h
                     and _aligned(e, [o])):
                 block.append(j)
+                taken.add(j)
     return block
 
 
