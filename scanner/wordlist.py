@@ -1361,7 +1361,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     words read as junk: see _column_mates)."""
     entries, judged, chosen = reading[:3]
     if chosen:
-        h = float(np.median([entries[i].height for i in chosen]))
+        h = _block(entries, chosen)[2]  # the list's text height, not its column mates'
         lo, hi, _ = _block(entries, _column_mates(entries, chosen, h), 3)
     else:
         h = TARGET_INK_PX
