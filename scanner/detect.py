@@ -103,6 +103,7 @@ class _Lattice:
     nodes: int  # lattice nodes inside the rectangle holding a letter blob
     resid: float  # RMS distance (pitches) of those blobs from their nodes
     width_frac: float  # median letter width / column pitch
+    height_frac: float  # median letter height / row pitch
     blob_ids: np.ndarray  # indices of those blobs
     uniform: float  # share of its letters within 15% of their median height (capitals are alike; prose is not)
     isolated: bool  # few letter-sized blobs in the ring of cells around it (it did not stop short of more)
@@ -506,11 +507,14 @@ def _agree(a: _Lattice, b: _Lattice) -> bool:
 
 
 def _settled(lat: _Lattice) -> bool:
-    """Whether a lattice is surely a grid, so the search can stop: full, regular, free-standing, and with its
-    letters well apart (a word list set in a monospaced font also lines up, but its letters nearly touch: 0.74 of
-    the pitch wide, where settled grids of the corpus and 90 generated pages are at most 0.61; the real grid may
-    be white on dark, found only with the other polarity)."""
-    return lat.fill >= 0.9 and lat.resid < 0.06 and lat.isolated and lat.width_frac < 0.7
+    """Whether a lattice is surely a grid, so the search can stop: full, regular, free-standing, more than a
+    patch, and with its letters well apart both ways. A word list set in a monospaced font also lines up, but
+    its letters nearly touch: 0.74 of the pitch wide, where settled grids of the corpus and 90 generated pages
+    are at most 0.61; on a page turned sideways they nearly touch down the columns, 0.70-0.83 of the pitch
+    high, where grids are at most 0.67, and four lines of a list make 4x4 patches of letters that line up by
+    chance. The real grid may be white on dark, found only with the other polarity."""
+    return (lat.fill >= 0.9 and lat.resid < 0.06 and lat.isolated and min(lat.rows, lat.cols) > MIN_SIDE_CELLS
+            and lat.width_frac < 0.7 and lat.height_frac < 0.75)
 
 
 def _clean(lattices: list[_Lattice]) -> bool:
@@ -1025,7 +1029,8 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     mid = _apply(H, np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], [(lo[0] + hi[0]) / 2 + 1, (lo[1] + hi[1]) / 2]]))
     width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6)
     lat = _Lattice(H=H, c0=lo[0], c1=hi[0], r0=lo[1], r1=hi[1], letter_h=letter_h, nodes=nodes,
-                   resid=resid, width_frac=width_frac, blob_ids=np.flatnonzero(inside),
+                   resid=resid, width_frac=width_frac, height_frac=float(np.median(extent[inside, 1])),
+                   blob_ids=np.flatnonzero(inside),
                    uniform=max(_uniform(extent[inside, 1]), _uniform(extent[inside, 0])),
                    isolated=bool(isolated))
     if lat.rows < MIN_SIDE_CELLS or lat.cols < MIN_SIDE_CELLS or lat.fill < 0.6 or lat.resid > MAX_RESID:

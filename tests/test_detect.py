@@ -470,3 +470,16 @@ def test_a_ruled_grid_is_grown_to_its_frame_where_glare_fades_the_rules() -> Non
     loc = find_grid(image, "glare")
     assert (loc.rows, loc.cols) == (14, 18)
     assert _corner_error(loc, truth) < CORNER_TOL
+
+
+def test_a_sideways_word_list_in_a_monospaced_font_does_not_stop_the_search() -> None:
+    """A clean page of a white-on-dark 12x12 turned 90 degrees, its list set in a monospaced font in three
+    columns of four (scanner.synth condition rotated, seed 401): sideways, the list's letters line up in 4x4 and
+    5x4 patches, full and regular, their letters far apart across the lines but 0.70-0.83 of a pitch high down
+    them. Such a patch does not end the search before the other polarity is tried: the grid is the 12x12 (the
+    list's 4x5 before)."""
+    image, truth = synth.condition_case("rotated", 401)
+    loc = find_grid(image, "sideways page")
+    assert (loc.rows, loc.cols) == (12, 12) and loc.inverted
+    assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
+        < CORNER_TOL
