@@ -51,7 +51,8 @@ LOWER_LEAD = 0.05
 model is surer of them than its capitals model by this much. Generated pages decided so: capitals led by the
 lower-case model by at most 0.045 once and by -0.08 or less on 15 pages of seeds 100-129; lower case led by
 0.066-0.26 on 10 of 11 pages of seeds 100-149 and 200-229 (at 0.12, four of them were read as capitals: a
-monospaced scan, a narrow sans and URW Gothic photographed small)."""
+monospaced scan, a narrow sans and URW Gothic photographed small). Which model judges the turns of such letters
+is decided alike, by each model's certainty in its best turn."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
@@ -220,10 +221,17 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         return Orientation()
     best, readings, letters = _tesseract_turn(rectified_gray, rows, cols, cell_px, engine, alphabet, band)
     if max(score for score, _ in readings.values()) < SURE:
-        # Letters that may be lower case are judged by both models, each turn by the surer: blurred serif
-        # capitals photographed small read as lower case at 72, and the lower-case model, unsure of them
-        # upright, took them for sideways.
-        models = ("lower", "capitals") if _lower(readings, letters) else ("capitals",)
+        # Letters read as lower case are judged by both models, each turn by the surer: blurred serif capitals
+        # photographed small read as lower case at 72, and the lower-case model, unsure of them upright, took
+        # them for sideways. Letters Tesseract cannot tell the case of are judged by the capitals model unless
+        # the lower-case model is surer of them in its best turn by LOWER_LEAD: the capitals model took a
+        # lower-case URW Gothic grid for upside down (0.90 against 0.82 upright), of which the lower-case model
+        # was surer upright (0.96); the lower-case model took a dim capitals grid for sideways at 0.85, of which
+        # the capitals model was sure upright at 0.83.
+        read_lower = _lower(readings, letters)
+        if read_lower is None:
+            read_lower = max(turns_by("lower").values()) >= max(turns_by("capitals").values()) + LOWER_LEAD
+        models = ("lower", "capitals") if read_lower else ("capitals",)
         scores = {turn: max(turns_by(model)[turn] for model in models) for turn in turns_by(models[0])}
         ranked = sorted(scores, key=scores.get, reverse=True)
         if len(ranked) > 1 and ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:

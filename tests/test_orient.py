@@ -161,6 +161,17 @@ def test_blurred_capitals_read_as_lower_case_are_judged_by_both_models() -> None
         assert (found.turns, found.lower) == ((4 - turns) % 4, False), f"turned {90 * turns} degrees"
 
 
+@pytest.mark.parametrize("condition, seed, lower", [("lowercase", 407, True), ("dim", 407, False)])
+def test_letters_of_unknown_case_are_judged_by_the_surer_model(condition: str, seed: int, lower: bool) -> None:
+    """Grids whose sampled letters Tesseract reads no better upright than upside down (76 against 75; 62 against
+    60) and cannot tell the case of: a white-on-dark lower-case URW Gothic photo, of which the capitals model is
+    surest upside down (0.90 against 0.82 upright) and the lower-case model far surer upright (0.96): it was
+    read upside down, 9 of 169 cells right; and a night photo of capitals, of which the capitals model is sure
+    upright (0.83) and the lower-case model, no surer, of a sideways turn (0.85). Each is upright in its case."""
+    for turns, found in _orientations_in_every_turn(synth.condition_case(condition, seed)[0], (0, 2)):
+        assert (found.turns, found.lower) == ((4 - turns) % 4, lower), f"turned {90 * turns} degrees"
+
+
 def test_a_band_without_letters_to_judge_the_case_by_is_read_as_capitals() -> None:
     """A small photo of a ruled grid under glare (scanner.synth condition small, seed 41), turned each quarter
     turn: when the classifier's wider band holds no letter, the case is capitals (it raised a KeyError)."""
