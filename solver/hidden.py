@@ -6,6 +6,8 @@ the hits are read the way a person checking the answer expects:
 * two common words end to end on one line are one compound (GRIZZLY BEAR, BLACK HOLE), as puzzles print them;
 * a plural or past form whose stem is itself a hit at the same place counts as the stem (PLANET followed by a
   chance S is PLANET): themed lists are mostly singular, and a filler S after a word is common;
+* two words end to end are not one where a word of the grid runs across their join (YANG RAPE round GRAPE,
+  FREE ZERO round FREEZER): the word across the join is the placed one, the rest chance letters beside it;
 * a word sharing two or more cells with a longer kept one (so lying along it) is dropped: inside it (TEACH in
   TEACHER, STAR in STARFISH) or running on past its end (RANGER from ORANGE + R), as is the second of two words
   on the same cells (a word and its reversal, a palindrome read both ways; the commoner is kept).
@@ -53,7 +55,8 @@ def find_hidden(rows, vocabulary: Sequence[str], *, min_length: int = DEFAULT_MI
     hits = {w: occs for w, occs in hits.items() if len(w) >= min_length}
     joined = {}
     for word, occs in compounds(parts).items():
-        if len(word.replace(" ", "")) >= min_length:
+        occs = [o for o in occs if not _crossed(o, len(word.split()[0]), hits)]
+        if len(word.replace(" ", "")) >= min_length and occs:
             hits.setdefault(word, []).extend(occs)
             joined[word] = max(rank[w] for w in word.split())
     return outermost(as_stems(hits), ChainMap(joined, rank))
@@ -81,6 +84,18 @@ def compounds(parts: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]
                 out.setdefault(f"{first} {second}", []).append(
                     replace(occ, length=occ.length + nxt.length))
     return out
+
+
+def _crossed(occ: Occurrence, first: int, hits: dict[str, list[Occurrence]]) -> bool:
+    """Whether a hit holds cells of the compound ``occ`` on both sides of its join (after ``first`` cells)."""
+    cells = occ.cells
+    before, after = frozenset(cells[:first]), frozenset(cells[first:])
+    for occs in hits.values():
+        for other in occs:
+            mine = frozenset(other.cells)
+            if mine & before and mine & after and len(mine & (before | after)) < len(cells):
+                return True
+    return False
 
 
 def as_stems(hits: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]:

@@ -14,7 +14,7 @@ from solver.hidden import find_hidden, unused_letters
 from solver import solve
 
 VOCABULARY = ("PASS", "TEACH", "PORT", "TEACHER", "PLANET", "BLACK", "HOLE", "STOOL", "LOOTS", "LEVEL", "RADAR",
-              "PASSPORT")
+              "PASSPORT", "FREE", "ZERO", "FREEZER", "YANG", "RAPE", "GRAPE")
 
 
 def found(rows, **kw) -> dict[str, list[tuple]]:
@@ -36,6 +36,16 @@ def test_hidden_words_are_read_as_a_person_would():
                            "STOOL": [((3, 0), "E")], "LEVEL": [((4, 0), "E")], "PASSPORT": [((5, 0), "E")]}
     assert found(rows, min_length=7) == {"BLACK HOLE": [((2, 0), "E")], "TEACHER": [((0, 0), "E")],
                                          "PASSPORT": [((5, 0), "E")]}
+
+
+def test_a_word_across_the_join_of_two_words_is_the_hidden_one():
+    """Two common words end to end are not one compound where a word runs across their join: the word across it
+    is the placed one and the rest chance letters beside it (FREEZER + a chance O read as FREE ZERO, G + RAPE
+    after a chance YAN read as YANG RAPE, on generated puzzles); with no word across it, BLACK HOLE stays one."""
+    rows = ["FREEZEROX",
+            "XYANGRAPE",
+            "BLACKHOLE"]
+    assert found(rows) == {"FREEZER": [((0, 0), "E")], "GRAPE": [((1, 4), "E")], "BLACK HOLE": [((2, 0), "E")]}
 
 
 def test_hidden_words_spell_themselves_in_all_directions():
