@@ -1353,12 +1353,15 @@ def _block(entries: list[_Entry], chosen: list[int], lines: float = 0.0) -> tupl
     return box[:, :2].min(axis=0) - lines * h, box[:, 2:].max(axis=0) + lines * h, h
 
 
-def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
-             grid_box: tuple[np.ndarray, np.ndarray]) -> tuple[list[_Entry], list]:
+def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], grid_box: tuple[np.ndarray, np.ndarray],
+             clear: list[tuple[int, int, int, int]]) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
     nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH grid sizes of the grid
     (``grid_box``: its lo, hi). The list's block takes in what else Tesseract read down its columns (their
-    words read as junk: see _column_mates)."""
+    words read as junk: see _column_mates). No word is spotted where Tesseract read words of two letters or more
+    surely (``clear``: their boxes): a guess from the grid's words does not overrule print read at 96, such as
+    a sentence of instructions and a page number on a page printed without a list (COTIDAL in "Search", CELLO
+    in "Page")."""
     entries, judged, chosen = reading[:3]
     if chosen:
         h = _block(entries, chosen)[2]  # the list's text height, not its column mates'
@@ -1374,6 +1377,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
         return [], []
     text_h = h  # the list's text height as Tesseract's boxes measure it, the scale _select compares entries on
     taken = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in (entries[i].box for i in chosen)]
+    read = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in clear]
     boxes = wordspot.word_boxes(crop, h)
     if not boxes:
         return [], []
@@ -1383,7 +1387,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str],
     ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
     like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
     h = float(np.median(heights[known] if known else heights[like[np.argmax(like.sum(axis=1))]]))
-    boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]]
+    boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]
+             and not any(_overlap(c, b) for c in read)]
     if not boxes:
         return [], []
     listed = {grid_key(judged[i][0].word) for i in chosen}
@@ -1505,7 +1510,8 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         ``budget`` leaves."""
         return merge(read, reading, _judge(_crop_boxes(flat, lo, hi, engine, 6, budget()), letters))
 
-    read = _judge(_tighten(flat, engine.read_text(flat, 11, left())), letters)
+    page = _tighten(flat, engine.read_text(flat, 11, left()))
+    read = _judge(page, letters)
     reading = _choose(*read, letters, soft)
     grid_box = None
     if loc is not None:
@@ -1554,7 +1560,9 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     if loc is not None:
         # Words Tesseract could not make out (dim, blurred, tiny or hand-lettered print) matched letter by letter
         # against the words the grid spells, in the list's block or, with no list read, round the grid.
-        spotted = _spotted(flat, reading, letters, grid_box)
+        clear = [(b.left, b.top, b.left + b.width, b.top + b.height) for b in page
+                 if b.conf >= TRUSTED_CONF and sum(ch.isalpha() for ch in b.text) >= 2]
+        spotted = _spotted(flat, reading, letters, grid_box, clear)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
         elif len({v[0].word for v in spotted[1]}) >= SPOTTED_LIST and _on_lines(spotted[0]) > 1:
