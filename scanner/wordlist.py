@@ -111,6 +111,9 @@ TRUSTED_CONF = 90.0
 """An entry read this confidently is not corrected to a grid string that is not a word (the grid was misread)."""
 WORDLIKE_CONF = 80.0
 """When the grid vouches for nothing, entries read this confidently that are dictionary words make a list."""
+LONGER = 0.05
+"""How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
+holds it, to be read as that word (see _lengthened)."""
 ABSENT_CONF = 70.0
 """An entry the grid does not have at all must be read at least this confidently to be kept (a misprint)."""
 GUESS_SHARE = 0.4
@@ -1406,6 +1409,31 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], grid_box: tup
     return [e for e, _ in out], [v for _, v in out]
 
 
+def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
+    """``reading`` (see _choose) with each listed entry read unsurely (under WORDLIKE_CONF) that is part of a
+    grid word one or two letters longer, not listed, taken as that word where the entry's print fits it better
+    by LONGER (see wordspot.word_fits): Tesseract drops a blurred first or last letter, and what it leaves is in
+    the grid too, inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30)."""
+    entries, judged, chosen, trusted = reading
+    listed = {grid_key(judged[i][0].word) for i in chosen}
+    words, printed = _grid_words(tuple(letters)), _grid_spellings(tuple(letters))
+    judged = list(judged)
+    for i in chosen:
+        e, (entry, _) = entries[i], judged[i]
+        key = grid_key(entry.word)
+        longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed]
+        if e.conf >= WORDLIKE_CONF or not key or not longer:
+            continue
+        box = tuple(int(round(v)) for v in e.box)
+        fit = wordspot.word_fits(flat, box, e.height, [key] + longer)
+        best = int(np.argmax(fit[1:])) + 1
+        if fit[best] >= fit[0] + LONGER:
+            word = printed.get(longer[best - 1], longer[best - 1])
+            judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
+            listed.add(longer[best - 1])
+    return entries, judged, chosen, trusted
+
+
 def _column_mates(entries: list[_Entry], chosen: list[int], h: float) -> list[int]:
     """``chosen`` and the entries of about their text height ``h`` that line up with one of them, or with one
     taken so, at most COLUMN_GAP lines above or below it: the rest of a list's columns, however they were read
@@ -1568,6 +1596,8 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         elif len({v[0].word for v in spotted[1]}) >= SPOTTED_LIST and _on_lines(spotted[0]) > 1:
             # a grid word or two by chance are no list, nor words fitted along one line (a title)
             read, reading = spotted, _choose(*spotted, letters, soft)
+    if reading[2]:
+        reading = _lengthened(flat, reading, letters)
     entries, judged, chosen, _ = reading
     at_edge = False
     if chosen and loc is not None:

@@ -189,9 +189,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
-    inks = [(scale, cv2.resize(255.0 - flat.astype(np.float32), None, fx=scale, fy=scale,
-                               interpolation=cv2.INTER_AREA))
-            for scale in (LETTER_H / max(letter_px * f, 1.0) for f in SIZES)]
+    inks = _inks(flat, letter_px)
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
     for i, box in enumerate(boxes):
         whole = _fits(box, inks, words)
@@ -215,8 +213,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     rest = []
     for _, at, box, fit in tries:
         if len(at) == 1 and not any(touch(box, b) for _, b, *_ in found):
-            both = np.where(free, outline_fits(flat, box, words) + LETTER_WEIGHT * np.maximum(fit, LETTER_FLOOR),
-                            NO_FIT)
+            both = np.where(free, _both(flat, box, words, fit), NO_FIT)
             rest.append((both.max(), at, box, both))
     sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
@@ -227,6 +224,27 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
               if not any(touch(box, b) for b in placed) and _in_column(box, placed, letter_px)]
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(column, words, COLUMN_FIT, COLUMN_SHORT)]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
+
+
+def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float, words: list[str]) -> np.ndarray:
+    """Each of ``words``' fit to the print of ``box`` on ``flat`` (letters ``letter_px`` high) in outline, helped
+    a little by its letters' fit, as boxes no word fits letter by letter are judged in spot."""
+    words = [w if all(ch in CLASSES for ch in w) else "" for w in words]
+    return _both(flat, box, words, _fits(box, _inks(flat, letter_px), words))
+
+
+def _inks(flat: np.ndarray, letter_px: float) -> list[tuple[float, np.ndarray]]:
+    """(scale, ink bright on 0) of ``flat`` scaled so that letters ``letter_px`` high are LETTER_H high, for each
+    of the letter sizes SIZES."""
+    return [(scale, cv2.resize(255.0 - flat.astype(np.float32), None, fx=scale, fy=scale,
+                               interpolation=cv2.INTER_AREA))
+            for scale in (LETTER_H / max(letter_px * f, 1.0) for f in SIZES)]
+
+
+def _both(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str], fit: np.ndarray) -> np.ndarray:
+    """The words' outline fits to ``box`` plus LETTER_WEIGHT times their letters' fit ``fit`` (at least
+    LETTER_FLOOR)."""
+    return outline_fits(flat, box, words) + LETTER_WEIGHT * np.maximum(fit, LETTER_FLOOR)
 
 
 def _untaken(words: list[str], taken: list[str]) -> np.ndarray:
