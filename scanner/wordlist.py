@@ -111,6 +111,9 @@ TRUSTED_CONF = 90.0
 """An entry read this confidently is not corrected to a grid string that is not a word (the grid was misread)."""
 WORDLIKE_CONF = 80.0
 """When the grid vouches for nothing, entries read this confidently that are dictionary words make a list."""
+ENDINGS, LONGER_ZIPF = ("S", "ES", "D", "ED"), 2.0
+"""Plural and past endings: a word with one is not taken for the word without it; nor is a word rarer than this
+Zipf frequency (see _lengthened)."""
 LONGER = 0.05
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
@@ -1411,17 +1414,24 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], grid_box: tup
 
 def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     """``reading`` (see _choose) with each listed entry read unsurely (under WORDLIKE_CONF) that is part of a
-    grid word one or two letters longer, not listed, taken as that word where the entry's print fits it better
-    by LONGER (see wordspot.word_fits): Tesseract drops a blurred first or last letter, and what it leaves is in
-    the grid too, inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30)."""
+    word one or two letters longer that the grid spells (whole, or but for a misread cell: see
+    _near_grid_words), not listed, taken as that word where the entry's print fits it better by LONGER (see
+    wordspot.word_fits): Tesseract drops a blurred first or last letter, and what it leaves is in the grid too,
+    inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30). Not its plural or past form: lists are
+    mostly singular, and a misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word
+    few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen)."""
+    from wordfreq import zipf_frequency
+
     entries, judged, chosen, trusted = reading
     listed = {grid_key(judged[i][0].word) for i in chosen}
-    words, printed = _grid_words(tuple(letters)), _grid_spellings(tuple(letters))
+    words, printed = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)), _grid_spellings(tuple(letters))
     judged = list(judged)
     for i in chosen:
         e, (entry, _) = entries[i], judged[i]
         key = grid_key(entry.word)
-        longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed]
+        longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed
+                  and w not in {key + end for end in ENDINGS}
+                  and zipf_frequency(printed.get(w, w).lower(), "en") >= LONGER_ZIPF]
         if e.conf >= WORDLIKE_CONF or not key or not longer:
             continue
         box = tuple(int(round(v)) for v in e.box)
