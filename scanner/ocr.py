@@ -68,6 +68,11 @@ class GridReading:
         """Cells read with a confidence below ``threshold``, in reading order."""
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
 
+    def unsure(self, threshold: float = 0.5) -> tuple[tuple[int, int, str], ...]:
+        """(row, column, letter) of each other letter a cell read with a confidence below ``threshold`` may be."""
+        return tuple((r, c, alt) for r, c in self.low_confidence(threshold) for alt in self.alternatives[r][c]
+                     if alt != self.letters[r][c] and len(alt) == 1)
+
 
 def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:
     """Divide out the paper's brightness so ink is dark on a flat 255: the paper is the local maximum over

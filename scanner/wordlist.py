@@ -56,6 +56,9 @@ COLUMN_GAP = 6.0
 SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
+UNSURE_LETTERS = (6, 12)
+"""Lengths of the words spotting also looks for where the grid spells them with an unsure cell read as one of
+its alternatives (see _unsure_words; of 5 letters, 10 such words made spurious entries, 2 were listed)."""
 NEAR_LETTERS, BLANK = (7, 12), 27
 """Lengths of the words spotting also looks for where the grid as read spells them but for one cell (shorter
 words match so by chance in any grid); the code of that cell's letter in the keys that find them (A is 1)."""
@@ -379,6 +382,31 @@ def _near_grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
                                         for w in whole for n in range(shortest, min(len(w), longest) + 1)]
     near = _keyed(np.concatenate(spelt)) - _keyed(np.concatenate(beside))
     return tuple(sorted(w for w in near if w not in whole))
+
+
+@functools.lru_cache(maxsize=8)
+def _unsure_words(letters: tuple[str, ...], unsure: tuple[tuple[int, int, str], ...]) -> tuple[str, ...]:
+    """Vocabulary words of UNSURE_LETTERS letters that the grid spells in a straight line with one of its
+    ``unsure`` cells ((row, column, letter): a cell read unsurely and what else it may be) read as that letter,
+    as grid keys, not those it spells as read: a dim photo's grid misread 24 of 225 cells, hiding TENNIS, RUGBY,
+    BOXING from the spotter, while 18 of those cells held the right letter among their alternatives."""
+    from solver.grid import DIRECTIONS
+
+    shortest, longest = UNSURE_LETTERS
+    vocabulary = {w for w in _vocabulary()[0] if shortest <= len(w) <= longest}
+    rows, cols = len(letters), min(map(len, letters))
+    found = set()
+    for r, c, letter in unsure:
+        for dr, dc in DIRECTIONS.values():
+            for n in range(shortest, longest + 1):
+                for k in range(n):  # the unsure cell is the word's k-th letter
+                    r0, c0 = r - k * dr, c - k * dc
+                    if 0 <= r0 < rows and 0 <= c0 < cols and 0 <= r0 + (n - 1) * dr < rows \
+                            and 0 <= c0 + (n - 1) * dc < cols:
+                        spelt = "".join(letter if i == k else letters[r0 + i * dr][c0 + i * dc] for i in range(n))
+                        if spelt in vocabulary:
+                            found.add(spelt)
+    return tuple(sorted(found - set(_grid_words(letters))))
 
 
 def _keyed(keys: np.ndarray) -> set[str]:
@@ -1359,7 +1387,7 @@ def _block(entries: list[_Entry], chosen: list[int], lines: float = 0.0) -> tupl
     return box[:, :2].min(axis=0) - lines * h, box[:, 2:].max(axis=0) + lines * h, h
 
 
-def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], grid_box: tuple[np.ndarray, np.ndarray],
+def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple, grid_box: tuple[np.ndarray, np.ndarray],
              clear: list[tuple[int, int, int, int]]) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
     nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH grid sizes of the grid
@@ -1406,13 +1434,19 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], grid_box: tup
     # (RAISINS beside RAISIN), nor two words end to end (ROUGH TEAR: two common words meet by chance in a grid)
     single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)]
     spotted = wordspot.spot(crop, boxes, h, words, taken, single)
+    # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
+    # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
+    listed |= {w for _, w, _ in spotted}
+    maybe = [w for w in _unsure_words(tuple(letters), unsure) if not any(w in word or word in w for word in listed)]
+    left = [b for b in boxes if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
+    spotted += wordspot.spot(crop, left, h, maybe, taken + [box for box, _, _ in spotted], maybe)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
 
 
-def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
+def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple) -> tuple:
     """``reading`` (see _choose) with each listed entry read unsurely (under WORDLIKE_CONF) that is part of a
     word one or two letters longer that the grid spells (whole, or but for a misread cell: see
     _near_grid_words), not listed, taken as that word where the entry's print fits it better by LONGER (see
@@ -1424,7 +1458,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
 
     entries, judged, chosen, trusted = reading
     listed = {grid_key(judged[i][0].word) for i in chosen}
-    words, printed = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)), _grid_spellings(tuple(letters))
+    words = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
+    printed = _grid_spellings(tuple(letters))
     judged = list(judged)
     for i in chosen:
         e, (entry, _) = entries[i], judged[i]
@@ -1483,7 +1518,7 @@ def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarra
 
 
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
-                   other_grids=(), seconds: float | None = None) -> WordList:
+                   other_grids=(), seconds: float | None = None, unsure: tuple = ()) -> WordList:
     """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
 
     ``loc=None`` reads the whole image as the list (``--words-image``; any grid found on it is masked out).
@@ -1491,7 +1526,8 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     the page, masked out like ``loc``. ``seconds``: Tesseract's time for the whole list, after which it keeps
     what it has read (a page of fabric or noise is read as thousands of specks). A list that runs on to the edge
     of the part of the page read (REACH grid sizes round the grid) is read again from WIDE_REACH round it, and the
-    longer reading kept. Raises NoWordsError when no list is found or what is found is neither vouched for by the
+    longer reading kept. ``unsure``: (row, column, letter) of what cells read unsurely may be instead (see
+    _unsure_words). Raises NoWordsError when no list is found or what is found is neither vouched for by the
     grid nor reads as a list of words.
     """
     deadline = None if seconds is None else time.monotonic() + seconds
@@ -1508,9 +1544,9 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
-    entries, judged, chosen, T, at_edge = _read_list(image, grids, loc, letters, engine, left, REACH)
+    entries, judged, chosen, T, at_edge = _read_list(image, grids, loc, letters, unsure, engine, left, REACH)
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
-        wider = _read_list(image, grids, loc, letters, engine, left, WIDE_REACH)
+        wider = _read_list(image, grids, loc, letters, unsure, engine, left, WIDE_REACH)
         if len(wider[2]) > len(chosen):
             entries, judged, chosen, T, _ = wider
     if not chosen:
@@ -1521,7 +1557,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
 
 
-def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], engine,
+def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], unsure: tuple, engine,
                left: Callable[[], float | None],
                reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray, bool]:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
@@ -1600,14 +1636,14 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # against the words the grid spells, in the list's block or, with no list read, round the grid.
         clear = [(b.left, b.top, b.left + b.width, b.top + b.height) for b in page
                  if b.conf >= TRUSTED_CONF and sum(ch.isalpha() for ch in b.text) >= 2]
-        spotted = _spotted(flat, reading, letters, grid_box, clear)
+        spotted = _spotted(flat, reading, letters, unsure, grid_box, clear)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
         elif len({v[0].word for v in spotted[1]}) >= SPOTTED_LIST and _on_lines(spotted[0]) > 1:
             # a grid word or two by chance are no list, nor words fitted along one line (a title)
             read, reading = spotted, _choose(*spotted, letters, soft)
     if reading[2]:
-        reading = _lengthened(flat, reading, letters)
+        reading = _lengthened(flat, reading, letters, unsure)
     entries, judged, chosen, _ = reading
     at_edge = False
     if chosen and loc is not None:

@@ -633,6 +633,21 @@ def test_a_word_read_short_of_a_letter_is_read_whole(condition: str, seed: int, 
     assert word in keys and part not in keys
 
 
+def test_words_a_misread_cell_hides_are_spotted_by_its_alternatives():
+    """A night photo (synth dim 403) whose grid as read spells neither BEAVER nor MONKEY: each has a cell read
+    unsurely as another letter, its right letter among the cell's alternatives. Spotted against the words the
+    grid spells with such a cell read otherwise, both are in the list, which read neither before."""
+    from scanner.pipeline import solve_image
+    from scanner.wordlist import _grid_words, _unsure_words
+
+    image, truth = synth.condition_case("dim", 403)
+    puzzle = solve_image(image, source="dim 403", words=None)[0]
+    rows = tuple("".join(row) for row in puzzle.reading.letters)
+    assert not {"BEAVER", "MONKEY"} & set(_grid_words(rows))
+    assert {"BEAVER", "MONKEY"} <= set(_unsure_words(rows, puzzle.reading.unsure()))
+    assert {"BEAVER", "MONKEY"} <= {grid_key(w) for w in puzzle.word_list.words}
+
+
 def test_list_columns_beside_the_block_first_read_are_looked_for():
     """The same sideways page through the pipeline (synth rotated 41, its grid as detected): the page's reading
     finds the list's right two columns, and the strips along the grid beside that block hold the other two, which
