@@ -1387,7 +1387,8 @@ def _block(entries: list[_Entry], chosen: list[int], lines: float = 0.0) -> tupl
     return box[:, :2].min(axis=0) - lines * h, box[:, 2:].max(axis=0) + lines * h, h
 
 
-def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple, grid_box: tuple[np.ndarray, np.ndarray],
+def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple,
+             grid_box: tuple[np.ndarray, np.ndarray],
              clear: list[tuple[int, int, int, int]]) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
     nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH grid sizes of the grid
@@ -1464,10 +1465,12 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     for i in chosen:
         e, (entry, _) = entries[i], judged[i]
         key = grid_key(entry.word)
+        if e.conf >= WORDLIKE_CONF or not key:
+            continue
         longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed
                   and w not in {key + end for end in ENDINGS}
                   and zipf_frequency(printed.get(w, w).lower(), "en") >= LONGER_ZIPF]
-        if e.conf >= WORDLIKE_CONF or not key or not longer:
+        if not longer:
             continue
         box = tuple(int(round(v)) for v in e.box)
         fit = wordspot.word_fits(flat, box, e.height, [key] + longer)

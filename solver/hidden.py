@@ -92,8 +92,8 @@ def _crossed(occ: Occurrence, first: int, hits: dict[str, list[Occurrence]]) -> 
     before, after = frozenset(cells[:first]), frozenset(cells[first:])
     for occs in hits.values():
         for other in occs:
-            mine = frozenset(other.cells)
-            if mine & before and mine & after and len(mine & (before | after)) < len(cells):
+            across = frozenset(other.cells)
+            if across & before and across & after and len(across & (before | after)) < len(cells):
                 return True
     return False
 

@@ -618,7 +618,8 @@ def test_words_are_not_spotted_in_print_tesseract_reads_surely():
     assert len(placed) == 17 and sum(p in cells for p in placed) >= 15
 
 
-@pytest.mark.parametrize("condition, seed, word, part", [("tiny", 407, "FLUTE", "LUTE"), ("small", 401, "RABBIT", "RABBI"),
+@pytest.mark.parametrize("condition, seed, word, part", [("tiny", 407, "FLUTE", "LUTE"),
+                                                         ("small", 401, "RABBIT", "RABBI"),
                                                          ("handwritten", 285, "TRUMPET", "TRUMP")])
 def test_a_word_read_short_of_a_letter_is_read_whole(condition: str, seed: int, word: str, part: str):
     """Tesseract reads a listed word of blurred print without its first or last letter, unsurely (synth tiny
