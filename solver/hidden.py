@@ -89,11 +89,11 @@ def compounds(parts: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]
 def _crossed(occ: Occurrence, first: int, hits: dict[str, list[Occurrence]]) -> bool:
     """Whether a hit holds cells of the compound ``occ`` on both sides of its join (after ``first`` cells)."""
     cells = occ.cells
-    before, after = frozenset(cells[:first]), frozenset(cells[first:])
+    before, after, whole = frozenset(cells[:first]), frozenset(cells[first:]), frozenset(cells)
     for occs in hits.values():
         for other in occs:
             across = frozenset(other.cells)
-            if across & before and across & after and len(across & (before | after)) < len(cells):
+            if across & before and across & after and not whole <= across:
                 return True
     return False
 
