@@ -77,6 +77,11 @@ HIDDEN_EXTRA_ZIPF = 3.0
 HIDDEN_LONG = (8, 2.5)
 """Words of 8+ letters that wordfreq rates at least Zipf 2.5 are added whatever web2 says (SEAHORSE, BACKPACK):
 random letters almost never spell a word that long."""
+HIDDEN_RARE = 2.0
+"""A word wordfreq rates under Zipf 2 that is another of the words, of 5+ letters, with a letter more at its start
+or end (BALLADE, NEBULAR, BROCKET) is left out: in a puzzle it is mostly that word (a placed BALLAD, NEBULA,
+ROCKET) beside a chance letter, and as the longer hit it hid it. So are words wordfreq has never seen (ABACIST,
+SCAPPLE round a placed APPLE): about 36,000 of web2's."""
 _ENDINGS = ("S", "ES", "ED", "D", "ING")
 
 
@@ -98,7 +103,8 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
 
     Shipped: the dictionary's words, plus everyday words it lacks (plurals and -ing forms of its words, and web2's
     names of planets, places and sports such as SATURN or RUGBY) that the ``wordfreq`` package rates at least
-    HIDDEN_EXTRA_ZIPF; words of 5-6 letters must be as common as HIDDEN_MIN_ZIPF says. A user's file: all its
+    HIDDEN_EXTRA_ZIPF; words of 5-6 letters must be as common as HIDDEN_MIN_ZIPF says, and rare run-ons of other
+    words and words wordfreq has never seen are left out (HIDDEN_RARE). A user's file: all its
     words, ordered by wordfreq frequency.
     """
     from wordfreq import get_frequency_dict
@@ -110,7 +116,7 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
             raise NoWordsError(f"{path} holds no words made of letters")
         return tuple(sorted(words, key=lambda w: -freq.get(w, 0.0)))
     key = (f"hidden-{version('english-words')}-{version('wordfreq')}-{HIDDEN_EXTRA_ZIPF}-{HIDDEN_LONG}-"
-           f"{sorted(HIDDEN_MIN_ZIPF.items())}")
+           f"{sorted(HIDDEN_MIN_ZIPF.items())}-{HIDDEN_RARE}")
     cached = cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:16] + f"-hidden-v{FORMAT}.txt")
     try:
         return tuple(cached.read_text(encoding="ascii").split())
@@ -128,7 +134,9 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
     # A 5-letter plural or past form of a shorter word is mostly that word plus a filler letter (LAWNS, EDGED).
     words = {w for w in base | extra if not (len(w) <= 5 and any(s in base for s in _stems(w)))}
     floors = {n: 10 ** (z - 9) for n, z in HIDDEN_MIN_ZIPF.items()}
-    words = [w for w in words if freq.get(w, 0.0) >= floors.get(len(w), 0.0)]
+    words = {w for w in words if freq.get(w, 0.0) >= floors.get(len(w), 0.0) and freq.get(w, 0.0) > 0.0}
+    rare = 10 ** (HIDDEN_RARE - 9)
+    words = [w for w in words if freq[w] >= rare or len(w) <= 5 or not ({w[1:], w[:-1]} & words)]
     words = tuple(sorted(words, key=lambda w: (-freq.get(w, 0.0), w)))
     _write_atomic(cached, "\n".join(words).encode("ascii"))
     return words

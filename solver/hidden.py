@@ -32,7 +32,7 @@ PART_LENGTHS = (4, 5)
 to a short one is more often a listed word beside a chance one: RAMP ASTEROID)."""
 PART_MAX_RANK = 10_000
 """Compound parts are among this many commonest vocabulary words."""
-INFLECTIONS = ("S", "ES", "ED")
+INFLECTIONS = ("S", "ES", "ED", "D")  # PLATED, ECLIPSED: a stem ending in E takes D
 
 
 def find_hidden(rows, vocabulary: Sequence[str], *, min_length: int = DEFAULT_MIN_LENGTH,

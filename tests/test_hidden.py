@@ -14,7 +14,7 @@ from solver.hidden import find_hidden, unused_letters
 from solver import solve
 
 VOCABULARY = ("PASS", "TEACH", "PORT", "TEACHER", "PLANET", "BLACK", "HOLE", "STOOL", "LOOTS", "LEVEL", "RADAR",
-              "PASSPORT", "FREE", "ZERO", "FREEZER", "YANG", "RAPE", "GRAPE")
+              "PASSPORT", "FREE", "ZERO", "FREEZER", "YANG", "RAPE", "GRAPE", "PLATE", "PLATED")
 
 
 def found(rows, **kw) -> dict[str, list[tuple]]:
@@ -22,8 +22,8 @@ def found(rows, **kw) -> dict[str, list[tuple]]:
 
 
 def test_hidden_words_are_read_as_a_person_would():
-    """A word inside a longer one is not reported (TEACH in TEACHER), a plural counts as its stem when the stem is a
-    word (PLANET + S), two common words end to end are one compound (BLACK HOLE), a reversal on the same cells
+    """A word inside a longer one is not reported (TEACH in TEACHER), a plural or past form counts as its stem when
+    the stem is a word (PLANET + S, PLATE + D), two common words end to end are one compound (BLACK HOLE), a reversal on the same cells
     (STOOL/LOOTS) and a palindrome read both ways (LEVEL) are reported once; a word is not split into a compound
     of two commoner words (PASSPORT, not PASS PORT)."""
     rows = ["TEACHERXX",
@@ -31,9 +31,11 @@ def test_hidden_words_are_read_as_a_person_would():
             "BLACKHOLE",
             "STOOLXXXX",
             "LEVELXXXX",
-            "PASSPORTX"]
+            "PASSPORTX",
+            "PLATEDXXX"]
     assert found(rows) == {"BLACK HOLE": [((2, 0), "E")], "TEACHER": [((0, 0), "E")], "PLANET": [((1, 0), "E")],
-                           "STOOL": [((3, 0), "E")], "LEVEL": [((4, 0), "E")], "PASSPORT": [((5, 0), "E")]}
+                           "STOOL": [((3, 0), "E")], "LEVEL": [((4, 0), "E")], "PASSPORT": [((5, 0), "E")],
+                           "PLATE": [((6, 0), "E")]}
     assert found(rows, min_length=7) == {"BLACK HOLE": [((2, 0), "E")], "TEACHER": [((0, 0), "E")],
                                          "PASSPORT": [((5, 0), "E")]}
 
@@ -46,6 +48,15 @@ def test_a_word_across_the_join_of_two_words_is_the_hidden_one():
             "XYANGRAPE",
             "BLACKHOLE"]
     assert found(rows) == {"FREEZER": [((0, 0), "E")], "GRAPE": [((1, 4), "E")], "BLACK HOLE": [((2, 0), "E")]}
+
+
+def test_the_hidden_vocabulary_leaves_out_rare_run_ons_of_its_words():
+    """A rare word that is another with a letter more at an end (BALLADE, NEBULAR, BROCKET) would hide that word
+    in a puzzle; words wordfreq has never seen (ABACIST, SCAPPLE) are no puzzle's words. The words they hold stay,
+    as do run-ons less rare (GRATER, STORMY)."""
+    words = set(hidden_vocabulary())
+    assert not words & {"BALLADE", "NEBULAR", "BROCKET", "ABACIST", "SCAPPLE"}
+    assert {"BALLAD", "NEBULA", "ROCKET", "APPLE", "GRATER", "STORMY"} <= words
 
 
 def test_hidden_words_spell_themselves_in_all_directions():
