@@ -49,7 +49,7 @@ OUTLINE_FIT = (0.5, 0.15)  # an outline fit (see outline_fits) to be taken, and 
 OUTLINE_SHORT = (4, 0.6, 0.2)  # words this short: their fit and margin to be taken
 COLUMN_FIT = (0.3, 0.1)  # an outline fit to be taken in a blob down a column of the list, and its margin
 COLUMN_SHORT = (4, 0.6, 0.15)
-COLUMN_LINES = 3.0  # letter heights: how far down a column of the list a blob may be from the next entry
+COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
 
@@ -182,8 +182,8 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     Boxes no word fits letter by letter are then matched in the same way to the words left, by their outline
     (see outline_fits) plus LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
     Last, a box that starts where an entry of the list does (``listed``: the boxes of the entries already read, or
-    one taken here), a few lines from it, is a list word: the ``column_words`` left are matched to it by outline
-    at COLUMN_FIT (COLUMN_SHORT).
+    one taken here, the search going on down from each), a few lines from it, is a list word: the
+    ``column_words`` left are matched to it by outline at COLUMN_FIT (COLUMN_SHORT).
     How sure: e to the mean log-probability per letter for a word fitted letter by letter; its outline fit,
     at most 1, for one matched in outline."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
@@ -218,11 +218,9 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
     # a blob down a column of the list's entries is a list word: the words left are matched to it more freely
-    placed = list(listed) + [box for _, box, *_ in sure]
-    free = _untaken(words, [t for *_, t, _ in sure]) & np.isin(words, list(column_words))
-    column = [(order, at, box, np.where(free, both, NO_FIT)) for order, at, box, both in rest
-              if not any(touch(box, b) for b in placed) and _in_column(box, placed, letter_px)]
-    sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(column, words, COLUMN_FIT, COLUMN_SHORT)]
+    while more := match(_down_column(rest, sure, listed, words, column_words, letter_px), words, COLUMN_FIT,
+                        COLUMN_SHORT):  # each blob taken so puts the next one down in the column
+        sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in more]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
 
 
@@ -250,6 +248,16 @@ def _both(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str], fi
 def _untaken(words: list[str], taken: list[str]) -> np.ndarray:
     """Which of ``words`` are free to take: neither one of ``taken`` nor part of one nor holding one."""
     return np.array([not any(w in t or t in w for t in taken) for w in words], bool)
+
+
+def _down_column(rest: list[tuple], sure: list[tuple], listed: list[tuple], words: list[str],
+                 column_words: list[str], letter_px: float) -> list[tuple]:
+    """The ``rest`` tries (see spot) of blobs down a column of the list (see _in_column) from an entry ``listed``
+    or taken (``sure``), touching none, with only the ``column_words`` not taken free to be matched."""
+    placed = list(listed) + [box for _, box, *_ in sure]
+    free = _untaken(words, [t for *_, t, _ in sure]) & np.isin(words, list(column_words))
+    return [(order, at, box, np.where(free, both, NO_FIT)) for order, at, box, both in rest
+            if not any(touch(box, b) for b in placed) and _in_column(box, placed, letter_px)]
 
 
 def _in_column(box: tuple, placed: list[tuple], letter_px: float) -> bool:
