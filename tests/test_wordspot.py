@@ -86,7 +86,7 @@ def test_print_too_small_for_its_letters_is_known_by_its_outline(case):
                                                              ("handwritten", 65, 8, 0), ("handwritten", 104, 6, 0),
                                                              ("handwritten", 108, 13, 10), ("lowercase", 241, 5, 0),
                                                              ("small", 257, 5, 0), ("dim", 242, 14, 5),
-                                                             ("newsprint", 249, 12, 11)])
+                                                             ("newsprint", 249, 12, 11), ("lowercase", 413, 7, 6)])
 def test_words_tesseract_cannot_read_are_spotted(condition, seed, least, before):
     """Real Tesseract and the real classifier on generated pages whose list Tesseract reads as junk: a night
     photo's list at JPEG quality 31 with motion blur (dim 49: none of 12 words read before spotting, 6 after), a
@@ -101,8 +101,9 @@ def test_words_tesseract_cannot_read_are_spotted(condition, seed, least, before)
     word fitted them letter by letter (lowercase 241: none of 20, 6 after; small 257: none of 9, 6 after; dim
     242: 5 of 20, 9 after, 12 since blobs down the list's column are matched more freely, 14 since the search goes
     on down the column from each blob so matched, up to five letter heights below it), a column of lower-case
-    serif words on newsprint (newsprint 249: 11 of 20 before that, 13 after). At least ``least`` words
-    recovered, at most one spurious entry."""
+    serif words on newsprint (newsprint 249: 11 of 20 before that, 13 after), a 4-letter word down a blurred
+    lower-case column, fitting best by 0.2 in outline but at 0.55 (lowercase 413: CRAB, 7 of 10 since 4-letter
+    words down a column are taken at 0.45). At least ``least`` words recovered, at most one spurious entry."""
     image, truth = synth.condition_case(condition, seed)
     wl = read_word_list(image, truth_location(truth), truth["grid"], source=f"{condition} {seed}")
     recovered, spurious = list_score(wl.words, truth["words"])
