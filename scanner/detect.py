@@ -436,7 +436,9 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     along all four sides, or along the opposite side where nothing at all runs along the line's far side (a
     lattice that took in a line leans with it, and the rules across it then fall off its boundaries along part
     of their length; grain breaks a grid's thin outer rule to under half its length, and the far side is not
-    nothing then), or if no rule runs between the grid's other rows and columns: an unruled grid's box may stand
+    nothing then), along half of it where not a dot of a rule runs there (a hand-lettered line leaned a ruled
+    8x8's lattice so that its bottom rule showed along 0.77), or if no rule runs between the grid's other rows
+    and columns: an unruled grid's box may stand
     off its letters at the other sides, and then only its edge between the line and the grid falls on a cell
     boundary."""
     RULE, NONE = 0.85, 0.5
@@ -454,7 +456,8 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
              cols[-2 if cut[3] else -1]]
     opposite, outer = [frame[1], frame[0], frame[3], frame[2]], [rows[0], rows[-1], cols[0], cols[-1]]
     framed = unruled or min(frame) >= RULE
-    if not all(framed or o >= RULE and far < NONE / 2 for c, o, far in zip(cut, opposite, outer) if c):
+    if not all(framed or far < NONE / 2 and o >= (NONE if far == 0.0 else RULE)
+               for c, o, far in zip(cut, opposite, outer) if c):
         return lat
     return replace(lat, r0=lat.r0 + cut[0], r1=lat.r1 - cut[1], c0=lat.c0 + cut[2], c1=lat.c1 - cut[3])
 
