@@ -1432,8 +1432,10 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
                 if not any(w in word or word in w for word in listed)])
     printed = _grid_spellings(tuple(letters))
     # down the list's columns, where words are matched more freely: one word each, nor one holding a listed word
-    # (RAISINS beside RAISIN), nor two words end to end (ROUGH TEAR: two common words meet by chance in a grid)
-    single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)]
+    # (RAISINS beside RAISIN), nor two words end to end (ROUGH TEAR: two common words meet by chance in a grid),
+    # nor a word the grid spells but for a cell (LABORER, at 0.33, took the blob of a night photo's BEAVER)
+    single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)
+              and w in printed]
     spotted = wordspot.spot(crop, boxes, h, words, taken, single)
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
     # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
