@@ -438,9 +438,8 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     of their length; grain breaks a grid's thin outer rule to under half its length, and the far side is not
     nothing then), along half of it where not a dot of a rule runs there (a hand-lettered line leaned a ruled
     8x8's lattice so that its bottom rule showed along 0.77), or if no rule runs between the grid's other rows
-    and columns: an unruled grid's box may stand
-    off its letters at the other sides, and then only its edge between the line and the grid falls on a cell
-    boundary."""
+    and columns: an unruled grid's box may stand off its letters at the other sides, and then only its edge
+    between the line and the grid falls on a cell boundary."""
     RULE, NONE = 0.85, 0.5
     rows, cols = _rules(gray, lat)
     unruled = np.max(np.r_[rows[2:-2], cols[2:-2]], initial=0.0) < NONE
