@@ -56,6 +56,7 @@ COLUMN_GAP = 6.0
 SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
+TAIL_AFTER, TAIL_LETTERS = 6, (3, 4)  # see _grid_spellings
 UNSURE_LETTERS = (6, 12)
 """Lengths of the words spotting also looks for where the grid spells them with an unsure cell read as one of
 its alternatives (see _unsure_words; of 5 letters, 10 such words made spurious entries, 2 were listed)."""
@@ -326,15 +327,17 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
 
 
 @functools.cache
-def _vocabulary() -> tuple[tuple[str, ...], frozenset[str]]:
+def _vocabulary() -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
     """(the hidden-word vocabulary's words of 4+ letters, upper case; its commonest ones of the lengths that
-    make compounds, solver.hidden's parts)."""
+    make compounds, solver.hidden's parts; its commonest ones of TAIL_LETTERS, which end a compound after a
+    long word)."""
     from solver.dictionary import hidden_vocabulary
     from solver.hidden import PART_LENGTHS, PART_MAX_RANK
 
     words = hidden_vocabulary()
     return (tuple(w for w in words if len(w) >= 4),
-            frozenset(w for w in words[:PART_MAX_RANK] if len(w) in PART_LENGTHS))
+            frozenset(w for w in words[:PART_MAX_RANK] if len(w) in PART_LENGTHS),
+            frozenset(w for w in words[:PART_MAX_RANK] if len(w) in TAIL_LETTERS))
 
 
 def _grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
@@ -345,16 +348,19 @@ def _grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=8)
 def _grid_spellings(letters: tuple[str, ...]) -> dict[str, str]:
     """{grid key: the word as a list prints it} of the words a list may hold that the grid spells in straight
-    lines: vocabulary words of 5+ letters, common 4-letter words, and two common 4-5 letter words end to end
-    (BLACKHOLE, printed BLACK HOLE; a vocabulary word spelt so stays whole)."""
+    lines: vocabulary words of 5+ letters, common 4-letter words, two common 4-5 letter words end to end
+    (BLACKHOLE, printed BLACK HOLE; a vocabulary word spelt so stays whole), and a word of TAIL_AFTER+ letters
+    and a common one of TAIL_LETTERS (GRIZZLY BEAR, WATERING CAN: listed so, spotted as WATERING alone)."""
     from solver.grid import make_grid
     from solver.hidden import compounds
     from solver.search import parse_directions
     from solver.straight import find_exact
 
-    words, parts = _vocabulary()
-    hits = find_exact(make_grid(list(letters)), list(words), parse_directions(None))
-    found = {w.replace(" ", ""): w for w in compounds({w: o for w, o in hits.items() if w in parts})}
+    words, parts, tails = _vocabulary()
+    hits = find_exact(make_grid(list(letters)), list(words) + sorted(tails - set(words)), parse_directions(None))
+    joined = compounds({w: o for w, o in hits.items() if w in parts or w in tails or len(w) >= TAIL_AFTER})
+    found = {w.replace(" ", ""): w for w in joined
+             if set(w.split()) <= parts or len(w.split()[0]) >= TAIL_AFTER and w.split()[1] in tails}
     return found | {w: w for w in hits if len(w) >= 5 or w in parts}
 
 

@@ -170,3 +170,16 @@ def test_words_spotted_beside_words_read_stay_in_the_list(seed, before, least):
     puzzle = solve_image(image, source=f"handwritten {seed}", words=None)[0]
     recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
     assert recovered >= least > before and spurious <= 1, puzzle.word_list.words
+
+
+@pytest.mark.parametrize("condition, seed, entry", [("small", 258, "WATERINGCAN"), ("tiny", 414, "GRIZZLYBEAR")])
+def test_a_long_word_and_a_short_one_are_spotted_as_one_entry(condition, seed, entry):
+    """Lists print WATERING CAN and GRIZZLY BEAR, a long word and a short one, each in two blobs. The grid spells
+    each end to end; with only two common 4-5 letter words taken as one entry, the spotter took WATERING (a
+    640x480 photo, synth small 258) or nothing (a grid of tiny letters, tiny 414) there."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case(condition, seed)
+    puzzle = solve_image(image, source=f"{condition} {seed}", words=None)[0]
+    words = [grid_key(w) for w in puzzle.word_list.words]
+    assert entry in words and entry[:-3] not in words and entry[:-4] not in words, words
