@@ -115,9 +115,8 @@ TRUSTED_CONF = 90.0
 """An entry read this confidently is not corrected to a grid string that is not a word (the grid was misread)."""
 WORDLIKE_CONF = 80.0
 """When the grid vouches for nothing, entries read this confidently that are dictionary words make a list."""
-ENDINGS, LONGER_ZIPF = ("S", "ES", "D", "ED"), 2.0
-"""Plural and past endings: a word with one is not taken for the word without it; nor is a word rarer than this
-Zipf frequency (see _lengthened)."""
+LONGER_ZIPF = 2.0
+"""A word rarer than this Zipf frequency is not taken for an entry it holds (see _lengthened)."""
 LONGER = 0.05
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
@@ -357,7 +356,7 @@ def _grid_spellings(letters: tuple[str, ...]) -> dict[str, str]:
     from solver.straight import find_exact
 
     words, parts, tails = _vocabulary()
-    hits = find_exact(make_grid(list(letters)), list(words) + sorted(tails - set(words)), parse_directions(None))
+    hits = find_exact(make_grid(list(letters)), list(words) + sorted(tails), parse_directions(None))  # each once
     joined = compounds({w: o for w, o in hits.items() if w in parts or w in tails or len(w) >= TAIL_AFTER})
     found = {w.replace(" ", ""): w for w in joined
              if set(w.split()) <= parts or len(w.split()[0]) >= TAIL_AFTER and w.split()[1] in tails}
@@ -1465,6 +1464,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen)."""
     from wordfreq import zipf_frequency
 
+    from solver.hidden import INFLECTIONS
+
     entries, judged, chosen, trusted = reading
     listed = {grid_key(judged[i][0].word) for i in chosen}
     words = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
@@ -1476,7 +1477,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         if e.conf >= WORDLIKE_CONF or not key:
             continue
         longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed
-                  and w not in {key + end for end in ENDINGS}
+                  and w not in {key + end for end in INFLECTIONS}
                   and zipf_frequency(printed.get(w, w).lower(), "en") >= LONGER_ZIPF]
         if not longer:
             continue
