@@ -66,6 +66,12 @@ def _corner_error(loc: GridLocation, truth: dict) -> float:
     return float(np.max(np.linalg.norm(loc.corners - true, axis=1)) / pitch)
 
 
+def _turned_corner_error(loc: GridLocation, truth: dict) -> float:
+    """_corner_error of a turned page's grid: the truth's corners are named as read, the page's as found, so they
+    are the same four in another order."""
+    return min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4))
+
+
 CASES = {
     "lined-clean": dict(rows=15, cols=15, render=dict(font="DejaVuSans.ttf", lined=True)),
     "gridless-serif-list-right": dict(rows=12, cols=16, render=dict(
@@ -359,9 +365,7 @@ def test_a_sideways_line_of_text_beside_a_ruled_grid_is_not_a_column() -> None:
     image, truth = synth.condition_case("rotated", 140)
     loc = find_grid(image, "turned page")
     assert (loc.rows, loc.cols) == (8, 8)
-    # the truth's corners are named as read, the page's as found: turned, they are the same four in a new order
-    assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
-        < CORNER_TOL
+    assert _turned_corner_error(loc, truth) < CORNER_TOL
 
 
 @pytest.mark.parametrize("seed, shape", [(116, (8, 10)), (142, (11, 11))])
@@ -448,8 +452,7 @@ def test_a_lattice_of_rule_crossings_gives_the_cells_round_them() -> None:
     image, truth = synth.condition_case("rotated", 249)
     loc = find_grid(image, "turned photo")
     assert (loc.rows, loc.cols) == (8, 8) and loc.inverted
-    assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
-        < CORNER_TOL
+    assert _turned_corner_error(loc, truth) < CORNER_TOL
 
 
 def test_a_lattice_of_letter_pieces_does_not_outnumber_the_grid() -> None:
@@ -481,8 +484,7 @@ def test_a_sideways_word_list_in_a_monospaced_font_does_not_stop_the_search() ->
     image, truth = synth.condition_case("rotated", 401)
     loc = find_grid(image, "sideways page")
     assert (loc.rows, loc.cols) == (12, 12) and loc.inverted
-    assert min(_corner_error(loc, truth | {"corners": np.roll(truth["corners"], k, axis=0)}) for k in range(4)) \
-        < CORNER_TOL
+    assert _turned_corner_error(loc, truth) < CORNER_TOL
 
 
 def test_a_hand_lettered_line_that_made_the_lattice_lean_is_not_a_row() -> None:
