@@ -255,14 +255,15 @@ def _covers(lat: _Lattice, point: np.ndarray) -> bool:
 
 
 def _loose(lat: _Lattice, other: _Lattice) -> bool:
-    """Whether `lat` is a loose lattice (gappy, or of letters broken into pieces, and not free-standing) over
-    `other`, a free-standing, nearly full grid that counts nearly as many nodes: `lat` took in part of the grid
-    and text beside it (a night photo's 14x14 at a 10 px pitch came out as 12x21, 194 nodes to the grid's 188),
-    or pieces of its wide letters as a column more (a hand-lettered 8x8 as 8x9, 70 nodes to 64, its letters
-    0.19 of a pitch wide to the grid's 0.45)."""
-    if lat.isolated or not other.isolated or other.fill < 0.9 or other.nodes < 0.9 * lat.nodes:
+    """Whether `lat` is a loose lattice over `other`, a free-standing, nearly full grid that counts nearly as
+    many nodes: gappy and not free-standing, it took in part of the grid and text beside it (a night photo's
+    14x14 at a 10 px pitch came out as 12x21, 194 nodes to the grid's 188); made of its letters' pieces, it took
+    in a column more (a hand-lettered 8x8 as 8x9, 70 nodes to 64, its letters 0.19 of a pitch wide to the
+    grid's 0.45) or, free-standing too, the title above (a hand-lettered 8x12 as 9x12, 102 nodes to 96)."""
+    if not other.isolated or other.fill < 0.9 or other.nodes < 0.9 * lat.nodes:
         return False
-    return (lat.fill < 0.8 or lat.width_frac < PIECES * other.width_frac) and _covers(lat, _axes(other)[0])
+    pieces = lat.width_frac < PIECES * other.width_frac
+    return (pieces or lat.fill < 0.8 and not lat.isolated) and _covers(lat, _axes(other)[0])
 
 
 def _crossings(gray: np.ndarray, lat: _Lattice, px: int = 16) -> bool:
