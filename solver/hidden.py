@@ -87,13 +87,19 @@ def compounds(parts: dict[str, list[Occurrence]]) -> dict[str, list[Occurrence]]
 
 
 def _crossed(occ: Occurrence, first: int, hits: dict[str, list[Occurrence]]) -> bool:
-    """Whether a hit holds cells of the compound ``occ`` on both sides of its join (after ``first`` cells)."""
+    """Whether a hit holds cells of the compound ``occ`` on both sides of its join (after ``first`` cells), or
+    holds one of its parts and runs on past it (RUGBY + SURFING is not RUGBY SURF), other than as an inflection of
+    that part (POLAR BEARS is POLAR BEAR)."""
     cells = occ.cells
     before, after, whole = frozenset(cells[:first]), frozenset(cells[first:]), frozenset(cells)
-    for occs in hits.values():
+    for word, occs in hits.items():
         for other in occs:
             across = frozenset(other.cells)
             if across & before and across & after and not whole <= across:
+                return True
+            if any(part < across and not across <= whole and not any(
+                    word.endswith(end) and len(across) - len(part) == len(end) for end in INFLECTIONS)
+                   for part in (before, after)):
                 return True
     return False
 

@@ -14,7 +14,7 @@ from solver.hidden import find_hidden, unused_letters
 from solver import solve
 
 VOCABULARY = ("PASS", "TEACH", "PORT", "TEACHER", "PLANET", "BLACK", "HOLE", "STOOL", "LOOTS", "LEVEL", "RADAR",
-              "PASSPORT", "FREE", "ZERO", "FREEZER", "YANG", "RAPE", "GRAPE", "PLATE", "PLATED")
+              "PASSPORT", "FREE", "ZERO", "FREEZER", "YANG", "RAPE", "GRAPE", "PLATE", "PLATED", "RUGBY", "SURF", "SURFING", "POLAR", "BEAR", "BEARS")
 
 
 def found(rows, **kw) -> dict[str, list[tuple]]:
@@ -43,11 +43,16 @@ def test_hidden_words_are_read_as_a_person_would():
 def test_a_word_across_the_join_of_two_words_is_the_hidden_one():
     """Two common words end to end are not one compound where a word runs across their join: the word across it
     is the placed one and the rest chance letters beside it (FREEZER + a chance O read as FREE ZERO, G + RAPE
-    after a chance YAN read as YANG RAPE, on generated puzzles); with no word across it, BLACK HOLE stays one."""
-    rows = ["FREEZEROX",
-            "XYANGRAPE",
-            "BLACKHOLE"]
-    assert found(rows) == {"FREEZER": [((0, 0), "E")], "GRAPE": [((1, 4), "E")], "BLACK HOLE": [((2, 0), "E")]}
+    after a chance YAN read as YANG RAPE, on generated puzzles); nor where a longer word runs on from one of them
+    (RUGBY beside SURFING is not RUGBY SURF). With no word across it, BLACK HOLE stays one, and POLAR BEAR with a
+    chance S after it."""
+    rows = ["FREEZEROXXXX",
+            "XYANGRAPEXXX",
+            "BLACKHOLEXXX",
+            "RUGBYSURFING",
+            "POLARBEARSXX"]
+    assert found(rows) == {"FREEZER": [((0, 0), "E")], "GRAPE": [((1, 4), "E")], "BLACK HOLE": [((2, 0), "E")],
+                           "RUGBY": [((3, 0), "E")], "SURFING": [((3, 5), "E")], "POLAR BEAR": [((4, 0), "E")]}
 
 
 def test_the_hidden_vocabulary_leaves_out_rare_run_ons_of_its_words():
