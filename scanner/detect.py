@@ -259,10 +259,12 @@ def _loose(lat: _Lattice, other: _Lattice) -> bool:
     many nodes: gappy and not free-standing, it took in part of the grid and text beside it (a night photo's
     14x14 at a 10 px pitch came out as 12x21, 194 nodes to the grid's 188); made of its letters' pieces, it took
     in a column more (a hand-lettered 8x8 as 8x9, 70 nodes to 64, its letters 0.19 of a pitch wide to the
-    grid's 0.45) or, free-standing too, the title above (a hand-lettered 8x12 as 9x12, 102 nodes to 96)."""
+    grid's 0.45) or, free-standing too, the title above (a hand-lettered 8x12 as 9x12, 102 nodes to 96). Pieces
+    are judged against a grid of the same pitch: against one at half its pitch across, a lattice of letters and
+    rule pieces, every grid's letters are narrow."""
     if not other.isolated or other.fill < 0.9 or other.nodes < 0.9 * lat.nodes:
         return False
-    pieces = lat.width_frac < PIECES * other.width_frac
+    pieces = lat.width_frac < PIECES * other.width_frac and np.allclose(_pitches(lat), _pitches(other), rtol=0.15)
     return (pieces or lat.fill < 0.8 and not lat.isolated) and _covers(lat, _axes(other)[0])
 
 
