@@ -1464,7 +1464,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen)."""
     from wordfreq import zipf_frequency
 
-    from solver.hidden import INFLECTIONS
+    from solver.dictionary import INFLECTIONS
 
     entries, judged, chosen, trusted = reading
     listed = {grid_key(judged[i][0].word) for i in chosen}

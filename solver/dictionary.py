@@ -82,7 +82,9 @@ HIDDEN_RARE = 2.0
 or end (BALLADE, NEBULAR, BROCKET) is left out: in a puzzle it is mostly that word (a placed BALLAD, NEBULA,
 ROCKET) beside a chance letter, and as the longer hit it hid it. So are words wordfreq has never seen (ABACIST,
 SCAPPLE round a placed APPLE): about 36,000 of web2's."""
-_ENDINGS = ("S", "ES", "ED", "D", "ING")
+INFLECTIONS = ("S", "ES", "ED", "D")
+"""Plural and past endings (PLATED, ECLIPSED: a stem ending in E takes D)."""
+_ENDINGS = INFLECTIONS + ("ING",)
 
 
 def _stems(word: str) -> list[str]:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+from solver.dictionary import INFLECTIONS
 from solver.grid import DIRECTIONS, READING_ORDER, make_grid
 from solver.results import Occurrence, WordResult
 from solver.search import parse_directions
@@ -32,7 +33,6 @@ PART_LENGTHS = (4, 5)
 to a short one is more often a listed word beside a chance one: RAMP ASTEROID)."""
 PART_MAX_RANK = 10_000
 """Compound parts are among this many commonest vocabulary words."""
-INFLECTIONS = ("S", "ES", "ED", "D")  # PLATED, ECLIPSED: a stem ending in E takes D
 
 
 def find_hidden(rows, vocabulary: Sequence[str], *, min_length: int = DEFAULT_MIN_LENGTH,
