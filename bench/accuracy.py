@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/accuracy.py [--corpus DIR] [--synthetic N] [--seed S] [--no-corpus] [--no-samples]
                                           [--only SUBSTRING] [--engine tesserocr|pytesseract] [--verbose]
-                                          [--conditions [N]] [--rotated-corpus]
+                                          [--conditions [N]] [--rotated-corpus] [--corpus-conditions [dim,small]]
 
 One line per image: grid shape right?, cells right n/N, words found at the right cells n/N, seconds (load to
 solve, one run). Then a summary by `kind` and totals, against the targets (shape 100%, cells >= 99.5%,
@@ -19,7 +19,10 @@ listed words recovered, spurious entries per image and words found at the right 
 letters found with no list, and found words that are not placed); median process CPU seconds per image (list
 given). --rotated-corpus (instead of the above) turns every corpus word-search image 90, 180 and 270 degrees (EXIF
 applied first, then the pixels turned, no tag) and compares each reading with the upright image's reading (same
-grid? same words at the same cells?) and with truth.
+grid? same words at the same cells?) and with truth. --corpus-conditions [dim,small] (instead of the above) puts
+every corpus image into those conditions (scanner.synth.in_condition: a night photo with its cells 18-36 px apart,
+or a 640-800 px photo with cells 12-16 px apart) and prints a row per condition as --conditions does: real faces
+and layouts that the letter models never learnt, where the generated conditions draw on the generator's faces.
 """
 from __future__ import annotations
 
@@ -330,6 +333,60 @@ def run_rotated_corpus(folder: Path, engine, only: str | None, verbose: bool) ->
     return 0
 
 
+CORPUS_CONDITIONS = ("dim", "small")  # what a finished picture can be put into (scanner.synth.in_condition)
+
+
+def run_corpus_conditions(folder: Path, conditions: list[str], engine, only: str | None, verbose: bool) -> int:
+    """Every corpus word-search image put into each of ``conditions`` (scanner.synth.in_condition: the real
+    faces and layouts of the corpus, which the letter models never learnt, at night or photographed small), read
+    with the list given and, where the whole list is printed, with the list read from the image."""
+    import zlib
+
+    import numpy as np
+
+    from scanner.detect import find_grids
+    from scanner.synth import in_condition
+
+    if not folder.is_dir():
+        print(f"(corpus {folder} not present: skipped)")
+        return 0
+    print(f"{'image':58s} {'kind':10s} {'shape':10s} {'cells':>9s} {'words':>7s} {'seconds':>7s}")
+    rows = []
+    items = [item for item in sidecar_items(folder) if not only or only in item[0]]
+    for condition in conditions:
+        scores, lists = [], []
+        for name, truth, path in items:
+            upright = load_image(path)
+            grid = find_grids(upright)[0]  # the picture's own pitch (every corpus grid is found at its true shape)
+            c = np.asarray(grid.corners)
+            pitch = float(np.mean([np.linalg.norm(c[1] - c[0]) / grid.cols, np.linalg.norm(c[3] - c[0]) / grid.rows]))
+            rng = np.random.default_rng([zlib.crc32(name.encode()), zlib.crc32(condition.encode())])
+            image, _ = in_condition(upright, condition, pitch, rng)
+            scores.append(score(f"{condition}: {name}", condition, image, truth, engine))
+            print_line(scores[-1], verbose)
+            if truth.get("list_in_image") == "yes" and truth.get("words"):
+                lists.append(list_read_score(name, image, truth, engine))
+        rows.append((condition, scores, lists))
+    print()
+    print(condition_line("condition", ("images", "shape", "cells", "words", "recovered", "spurious", "found",
+                                       "CPU s")))
+    print(condition_line("", ("", "", "list", "given", "list read", "from the", "image", "median")))
+    for condition, scores, lists in rows:
+        k, listed, hits = len(scores), sum(x.listed for x in lists), sum(x.hits for x in lists)
+        print(condition_line(condition, (
+            str(k), pct(sum(s.shape_ok for s in scores), k).strip(),
+            pct(sum(s.cells_ok for s in scores), sum(s.cells for s in scores)).strip(),
+            pct(sum(s.words_ok for s in scores), sum(s.words for s in scores)).strip(),
+            pct(sum(x.recovered for x in lists), listed).strip(),
+            f"{sum(x.spurious for x in lists) / len(lists):.2f}" if lists else "-",
+            pct(sum(x.found for x in lists), hits).strip() if lists else "-",
+            f"{statistics.median(s.cpu for s in scores):.2f}")))
+        cells, words = (f"≥{t:g}%" for t in CONDITION_TARGETS[condition])
+        print(condition_line("  target", ("", "100%", cells, words, "≥95%", "≤1", "-", "")))
+    print("list read: the images whose whole list is printed")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=CORPUS)
@@ -343,6 +400,8 @@ def main() -> int:
     ap.add_argument("--conditions", type=int, nargs="?", const=10, default=0, metavar="N",
                     help="N generated cases of each hard condition (default 10), one row per condition")
     ap.add_argument("--rotated-corpus", action="store_true", help="every corpus image turned 90, 180 and 270 deg")
+    ap.add_argument("--corpus-conditions", nargs="?", const=",".join(CORPUS_CONDITIONS), default=None,
+                    metavar="dim,small", help="every corpus image at night and/or photographed small")
     ap.add_argument("--verbose", "-v", action="store_true")
     args = ap.parse_args()
     engine = get_engine(args.engine)
@@ -350,6 +409,11 @@ def main() -> int:
         return run_conditions(args.conditions, engine, args.only, args.verbose, args.seed or 0)
     if args.rotated_corpus:
         return run_rotated_corpus(args.corpus, engine, args.only, args.verbose)
+    if args.corpus_conditions:
+        conditions = args.corpus_conditions.split(",")
+        if unknown := set(conditions) - set(CORPUS_CONDITIONS):
+            ap.error(f"--corpus-conditions: no such condition {', '.join(sorted(unknown))}")
+        return run_corpus_conditions(args.corpus, conditions, engine, args.only, args.verbose)
 
     sources = []
     if not args.no_corpus:

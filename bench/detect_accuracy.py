@@ -1,10 +1,13 @@
 """Grid detection accuracy and speed on the corpus word searches: rows x cols found vs truth, ms per image.
 
 Usage: .venv/bin/python bench/detect_accuracy.py [--corpus DIR] [--draw OUTDIR] [--repeat N] [--synth N]
+                                                 [--conditions N [--seed S] [--workers 2]]
 Prints one line per image and a summary. The times are the medians of N runs of find_grids (load excluded):
 wall-clock ms, and CPU ms of this process (all threads; steadier than wall time on a shared machine).
 With --synth N it runs N random cases of scanner.synth.random_case (seeds 0..N-1) instead, and also reports the
-worst corner error in cell pitches against the generator's exact corners.
+worst corner error in cell pitches against the generator's exact corners. With --conditions N [--seed S] it runs
+N pages of each hard condition of scanner.synth.condition_case (seeds S..S+N-1) in --workers processes and prints
+the pages whose grid shape comes out wrong, and the count right per condition.
 """
 from __future__ import annotations
 
@@ -89,6 +92,38 @@ def synth_main(n: int, draw_dir: Path | None, photo: bool | None) -> None:
           f"detect ms median {statistics.median(times):.0f}, max {max(times):.0f}")
 
 
+def condition_shape(args: tuple[str, int]) -> tuple[str, int, str, str]:
+    """(condition, seed, shape found, shape wanted) of one generated hard page; a page turned sideways is right
+    with its rows and columns swapped (detection finds the grid as shot; which way up is decided later)."""
+    from scanner.synth import condition_case
+
+    condition, seed = args
+    image, truth = condition_case(condition, seed)
+    grids = find_grids(image)
+    want = (truth["rows"], truth["cols"])
+    if truth["case"].get("turned") in (90, 270):
+        want = want[::-1]
+    return condition, seed, f"{grids[0].rows}x{grids[0].cols}" if grids else "none", f"{want[0]}x{want[1]}"
+
+
+def conditions_main(n: int, first: int, workers: int) -> None:
+    """find_grids alone on N pages of each hard condition (seeds first..first+N-1), in ``workers`` processes:
+    the pages it gets wrong, and the count right per condition."""
+    from multiprocessing import Pool
+
+    from scanner.synth import CONDITIONS
+
+    jobs = [(condition, seed) for condition in CONDITIONS for seed in range(first, first + n)]
+    right: dict[str, int] = dict.fromkeys(CONDITIONS, 0)
+    with Pool(workers) as pool:
+        for condition, seed, found, want in pool.imap(condition_shape, jobs, chunksize=2):
+            right[condition] += found == want
+            if found != want:
+                print(f"{condition:12s} seed {seed:6d}: found {found:>7s}, truth {want}", flush=True)
+    print("\n" + "  ".join(f"{c} {k}/{n}" for c, k in right.items()))
+    print(f"shape right: {sum(right.values())}/{len(jobs)} (seeds {first}-{first + n - 1})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -97,7 +132,14 @@ def main() -> None:
     ap.add_argument("--only", default=None, help="substring of the image path")
     ap.add_argument("--synth", type=int, default=0, help="run this many random synthetic cases instead")
     ap.add_argument("--photo", choices=["yes", "no", "mixed"], default="mixed")
+    ap.add_argument("--conditions", type=int, default=0, metavar="N",
+                    help="N pages of each hard condition of scanner.synth.condition_case instead (shape only)")
+    ap.add_argument("--seed", type=int, default=0, help="--conditions: the first seed")
+    ap.add_argument("--workers", type=int, default=2, help="--conditions: processes")
     args = ap.parse_args()
+    if args.conditions:
+        conditions_main(args.conditions, args.seed, args.workers)
+        return
     if args.synth:
         synth_main(args.synth, args.draw, {"yes": True, "no": False, "mixed": None}[args.photo])
         return

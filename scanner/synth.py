@@ -805,7 +805,7 @@ def _random_scan_options(rng: np.random.Generator) -> dict:
                 noise=float(rng.uniform(0.5, 4)), jpeg_quality=int(rng.integers(70, 96)))
 
 
-def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, dict]:
+def random_case(seed: int, *, photo: bool | None = None, **page) -> tuple[np.ndarray, dict]:
     """One random page from ``seed``: a simulated photo half the time (always when ``photo`` is True, never when
     False); otherwise the rendered page, or 30% of the time a simulated scan of it.
 
@@ -813,13 +813,14 @@ def random_case(seed: int, *, photo: bool | None = None) -> tuple[np.ndarray, di
     word-list layout, style and box, paper tint, a footer, pen marks (15%: some words circled, scribbles), and
     for photos rotation (within 30 deg), perspective, paper curl, glare, blur, noise, shadow, JPEG quality and
     a size giving cells of 12-40 px.
-    The truth's ``case`` field records every choice.
+    The truth's ``case`` field records every choice. ``page`` forces options of the printed page (render_page's)
+    over the drawn ones, which are drawn all the same (the letter trainer prints some pages in other faces).
     """
     rng = np.random.default_rng(seed)
     rows = int(rng.integers(8, 21))
     cols = rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-5, 6), 8, 20))
     theme, puzzle = random_puzzle(rng, rows, cols)
-    page_opts = _random_page_options(rng, theme)
+    page_opts = _random_page_options(rng, theme) | page
     image, truth = render_page(puzzle, **page_opts)
     case: dict = {"seed": seed, "page": {k: v for k, v in page_opts.items() if k != "font_path"}}
     if rng.random() < 0.15:
@@ -1002,12 +1003,42 @@ def _dim(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
                  background=str(rng.choice(["table", "cloth"])), page_fill=fill,
                  out_size=photo_size(image.shape, case["page"]["cell_px"], pitch, fill, rotation))
     image, truth = simulate_photo(image, truth, rng, **photo)
-    light = dict(exposure=float(rng.uniform(0.4, 0.65)), vignette=float(rng.uniform(0.3, 0.6)),
-                 motion=float(rng.uniform(1.5, 4)), noise=float(rng.uniform(4, 8)),
-                 jpeg_quality=int(rng.integers(30, 51)))
+    light = _night_light(rng)
     image = dim_light(image, rng, **light)
     truth["notes"] += f"; at night: contrast {contrast:.2f}, " + ", ".join(f"{k} {v:.2f}" for k, v in light.items())
     return image, truth, case | {"contrast": contrast, "photo": photo, "light": light}
+
+
+def _night_light(rng: np.random.Generator) -> dict:
+    """dim_light options drawn at random, as the dim condition draws them."""
+    return dict(exposure=float(rng.uniform(0.4, 0.65)), vignette=float(rng.uniform(0.3, 0.6)),
+                motion=float(rng.uniform(1.5, 4)), noise=float(rng.uniform(4, 8)), jpeg_quality=int(rng.integers(30, 51)))
+
+
+def in_condition(image: np.ndarray, condition: str, pitch: float, rng: np.random.Generator) -> tuple[np.ndarray, dict]:
+    """An existing picture of a puzzle whose cells are ``pitch`` px apart put into ``condition``, as far as a
+    finished picture can be: "dim" (grey ink, then a night photo as the dim condition takes it, its cells 18-36 px
+    apart unless that makes the picture under 640 px long) or "small" (the whole picture 640-800 px long with
+    cells at least 12-16 px apart, a little blur, JPEG). No picture is enlarged. Returns the picture and what was
+    drawn; the grid keeps its rows and columns, so its truth still holds."""
+    if condition == "dim":
+        scale = min(1.0, max(float(rng.uniform(18, 36)) / pitch, 640 / max(image.shape[:2])))
+        contrast = float(rng.uniform(0.55, 0.8))
+        light = _night_light(rng)
+        out = _scaled(image, scale)
+        out = (255 - contrast * (255 - out.astype(np.float32))).astype(np.uint8)
+        return dim_light(out, rng, **light), {"scale": scale, "contrast": contrast, "light": light}
+    if condition == "small":
+        scale = min(1.0, max(float(rng.uniform(12, 16)) / pitch, float(rng.uniform(640, 800)) / max(image.shape[:2])))
+        blur, quality = float(rng.uniform(0.3, 0.7)), int(rng.integers(70, 91))
+        out = cv2.GaussianBlur(_scaled(image, scale), (0, 0), blur)
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR), {"scale": scale, "blur": blur, "jpeg_quality": quality}
+    raise BadInputError(f"cannot put a finished picture into condition {condition!r}: only dim or small")
+
+
+def _scaled(image: np.ndarray, scale: float) -> np.ndarray:
+    return image if scale >= 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
 
 def _small(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -288,3 +289,33 @@ def test_condition_sizes_and_light():
     image, truth = _condition("dim", 0)
     patch = image.reshape(-1, 3).astype(float)
     assert patch.mean() < 110 and patch[:, 0].mean() < patch[:, 2].mean()  # dark, more red than blue
+
+
+def test_page_options_force_a_random_case_s_choices_and_keep_the_rest():
+    """The letter trainer prints some random pages in faces the generator does not draw: the same puzzle,
+    layout and capture as the seed draws, in the face asked for."""
+    image, truth = synth.random_case(5)
+    face = synth.available_fonts()[-1]
+    other, other_truth = synth.random_case(5, font_path=face)
+    assert other_truth["font"] == Path(face).name != truth["font"]
+    assert other_truth["grid"] == truth["grid"] and other_truth["case"] == truth["case"]
+    assert not np.array_equal(other, image)
+
+
+@pytest.mark.parametrize("condition", ["dim", "small"])
+def test_a_finished_picture_put_into_a_condition(condition):
+    """bench/accuracy.py --corpus-conditions: a picture (here a rendered page, cells 64 px apart) made a night
+    photo (dark, warm, cells 18-36 px apart unless that would make it under 640 px long) or a small photo
+    (640-800 px long, cells at least 12 px apart); the same seed draws the same picture."""
+    page, truth = synth.render_page(synth.make_puzzle(np.random.default_rng(0), 15, 15, ["APPLE"]), cell_px=64)
+    image, how = synth.in_condition(page, condition, 64.0, np.random.default_rng(1))
+    again, _ = synth.in_condition(page, condition, 64.0, np.random.default_rng(1))
+    assert np.array_equal(image, again) and how["scale"] < 1
+    pitch = 64 * how["scale"]
+    if condition == "dim":
+        assert 18 <= pitch <= 36 or max(image.shape[:2]) == 640
+        assert image.mean() < 0.6 * page.mean() and image[..., 0].mean() < image[..., 2].mean()
+    else:
+        assert 640 <= max(image.shape[:2]) <= 800 and pitch >= 12
+    with pytest.raises(BadInputError):
+        synth.in_condition(page, "newsprint", 64.0, np.random.default_rng(1))
