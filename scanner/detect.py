@@ -398,11 +398,40 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
     while True:
         for side, count in grown.items():
             bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
-            if count < most and _closes(gray, bigger, side, px):
+            if count < most and (_closes(gray, bigger, side, px) or _boxed(gray, lat, bigger, side, px)):
                 lat, grown[side] = bigger, count + 1
                 break
         else:
             return lat
+
+
+def _boxed(gray: np.ndarray, lat: _Lattice, bigger: _Lattice, side: str, px: int) -> bool:
+    """Whether ``bigger``, the unruled lattice ``lat`` grown by the line ``side``, reaches the box drawn round
+    the grid: no rule runs between the grid's cells nor along ``lat``'s edge on that side, the box runs along
+    ``bigger``'s edge there and along the two sides beside it, and the new line holds letters a pitch apart:
+    ink in most of its cells and little across the boundaries between them, as a line of text has. (Glare over
+    a small photo's last row of a boxed 13x13 left it out of the lattice: 12x13.)"""
+    BOX, NONE, INKED, APART = 0.85, 0.5, 0.03, 0.5
+    rows, cols = _rules(gray, lat, px)
+    if np.max(np.r_[rows[1:-1], cols[1:-1]], initial=0.0) >= NONE:
+        return False  # ruled: _closes decides
+    across = {"r0": rows[0], "r1": rows[-1], "c0": cols[0], "c1": cols[-1]}[side]
+    big_rows, big_cols = _rules(gray, bigger, px)
+    edge, beside = {"r0": (big_rows[0], big_cols[[0, -1]]), "r1": (big_rows[-1], big_cols[[0, -1]]),
+                    "c0": (big_cols[0], big_rows[[0, -1]]), "c1": (big_cols[-1], big_rows[[0, -1]])}[side]
+    if across >= NONE or edge < BOX or beside.min() < BOX:
+        return False
+    dark = _lattice_ink(gray, bigger, px).astype(np.float32)
+    if side in ("c0", "c1"):
+        dark = np.ascontiguousarray(dark.T)  # columns become rows: one check for both
+    line = dark[px:2 * px] if side in ("r0", "c0") else dark[-2 * px:-px]
+    line = line[px // 4:-(px // 4), px:-px]  # the new line's cells, clear of the rules above and below
+    cells = line.reshape(line.shape[0], -1, px).mean(axis=(0, 2))
+    q = px // 4
+    centres = np.concatenate([line[:, k * px + q:(k + 1) * px - q] for k in range(line.shape[1] // px)], axis=1)
+    bounds = np.concatenate([line[:, max(k * px - q // 2, 0):k * px + q // 2] for k in range(1, line.shape[1] // px)],
+                            axis=1)
+    return float(np.mean(cells > INKED)) >= 0.5 and bounds.mean() <= APART * centres.mean()
 
 
 def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
