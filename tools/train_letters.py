@@ -21,6 +21,7 @@ The README gives the command each shipped model was trained with.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from multiprocessing import Pool
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scanner import classify, ocr  # noqa: E402
 from scanner.detect import GridLocation, rectify  # noqa: E402
 from scanner.pipeline import CELL_PX  # noqa: E402
-from scanner.synth import condition_case, random_case  # noqa: E402
+from scanner.synth import FONT_DIR, condition_case, random_case  # noqa: E402
 
 SOURCES = {"capitals": ("random", "dim", "handwritten", "small", "handwritten", "newsprint", "handwritten", "tiny",
                         "random", "handwritten"),  # hand lettering varies most: it needs the most pages
@@ -44,13 +45,54 @@ LOWER_CASE = ("lower", "lists")  # the models of lower-case letters
 CORNER_JITTER = 0.08  # of a cell: how far detection's corners may be from the truth
 SCALE_PER_DEGREE = 0.01  # a window turned by up to --tilt degrees is also scaled by up to 1 +- this per degree
 MEASURED_VS_DRAWN = (0.85, 1.3)  # measured letter height over the font's cap height: the plausible range
+# Faces the scanner's generator never prints in, for --more-faces: real puzzles come in every face, and a model that
+# learnt only the generator's 25 reads other faces worse (the corpus's under night light). Debian packages:
+# fonts-roboto fonts-open-sans fonts-lato fonts-cantarell fonts-crosextra-carlito fonts-crosextra-caladea
+# fonts-texgyre fonts-comic-neue fonts-hack fonts-inconsolata fonts-linuxlibertine fonts-go fonts-quicksand
+# fonts-noto-mono fonts-firacode fonts-oxygen fonts-jura fonts-mononoki fonts-league-spartan fonts-anonymous-pro
+# fonts-courier-prime fonts-gfs-didot fonts-cabin fonts-sil-andika fonts-sil-gentium fonts-sil-charis
+# fonts-comfortaa fonts-paratype fonts-ebgaramond fonts-manrope fonts-inter fonts-jetbrains-mono fonts-play
+# fonts-tuffy fonts-averia-sans-gwf fonts-fantasque-sans fonts-yanone-kaffeesatz
+TEX_FONT_DIR = Path("/usr/share/texmf/fonts")  # where fonts-texgyre puts its faces
+MORE_FACES = (
+    "Roboto-Regular.ttf", "Roboto-Bold.ttf", "OpenSans-Regular.ttf", "OpenSans-Bold.ttf", "Lato-Regular.ttf",
+    "Lato-Bold.ttf", "Cantarell-Regular.otf", "Cantarell-Bold.otf", "Carlito-Regular.ttf", "Carlito-Bold.ttf",
+    "Caladea-Regular.ttf", "Caladea-Bold.ttf", "texgyreadventor-regular.otf", "texgyrebonum-regular.otf",
+    "texgyrecursor-bold.otf", "texgyreheros-regular.otf", "texgyreheros-bold.otf", "texgyreheroscn-regular.otf",
+    "texgyrepagella-regular.otf", "texgyreschola-regular.otf", "texgyretermes-regular.otf",
+    "texgyretermes-bold.otf", "ComicNeue-Regular.otf", "ComicNeue-Bold.otf", "Hack-Regular.ttf", "Hack-Bold.ttf",
+    "Inconsolata.otf", "LinBiolinum_R.otf", "LinBiolinum_RB.otf", "LinLibertine_R.otf", "LinLibertine_RB.otf",
+    "Go-Regular.ttf", "Go-Bold.ttf", "Go-Mono.ttf", "Quicksand-Regular.ttf", "Quicksand-Bold.ttf",
+    "NotoSansMono-Regular.ttf", "NotoSansMono-Bold.ttf", "FiraCode-Regular.ttf", "FiraCode-Bold.ttf",
+    "Oxygen-Sans.ttf", "Oxygen-Sans-Bold.ttf", "Jura-Regular.otf", "Jura-Bold.otf", "mononoki-Regular.ttf",
+    "LeagueSpartan-Regular.otf", "LeagueSpartan-Bold.otf", "Anonymous Pro.ttf", "Anonymous Pro B.ttf",
+    "Courier Prime.otf", "Courier Prime Sans.otf", "GFSDidot.otf", "Cabin-Regular.otf", "Cabin-Bold.otf",
+    "Andika-Regular.ttf", "Gentium-R.ttf", "CharisSIL-Regular.ttf", "CharisSIL-Bold.ttf", "Comfortaa-Regular.ttf",
+    "Comfortaa-Bold.ttf", "PTS55F.ttf", "PTS75F.ttf", "PTF55F.ttf", "PTM55F.ttf", "EBGaramond12-Regular.otf",
+    "Manrope-Regular.ttf", "Manrope-Bold.ttf", "Inter-Regular.otf", "Inter-Bold.otf", "JetBrainsMono-Regular.ttf",
+    "Play-Regular.ttf", "Play-Bold.ttf", "Tuffy.ttf", "Tuffy_Bold.ttf", "AveriaSansGWF-Regular.ttf",
+    "FantasqueSansMono-Regular.ttf", "YanoneKaffeesatz-Regular.otf", "YanoneKaffeesatz-Bold.otf",
+)
 
 
-def page_cells(index: int, model: str, first_seed: int) -> tuple[str, np.ndarray, np.ndarray]:
-    """The source name, cell windows and labels (class indices) of generated page ``index``."""
+@functools.cache
+def more_faces() -> tuple[str, ...]:
+    """Paths of the MORE_FACES installed on this machine."""
+    found = {p.name: str(p) for folder in (FONT_DIR, TEX_FONT_DIR) for p in folder.rglob("*")
+             if p.suffix in (".ttf", ".otf")}
+    return tuple(found[name] for name in MORE_FACES if name in found)
+
+
+def page_cells(index: int, model: str, first_seed: int, more: float) -> tuple[str, np.ndarray, np.ndarray]:
+    """The source name, cell windows and labels (class indices) of generated page ``index``, printed in one of
+    more_faces() with probability ``more``."""
     source = SOURCES[model][index % len(SOURCES[model])]
     seed = first_seed + index
-    image, truth = random_case(seed) if source == "random" else condition_case(source, seed, **FORCED.get(model, {}))
+    rng = np.random.default_rng([seed, 1])
+    page = dict(FORCED.get(model, {}))
+    if more_faces() and rng.random() < more:
+        page["font_path"] = more_faces()[rng.integers(len(more_faces()))]
+    image, truth = random_case(seed, **page) if source == "random" else condition_case(source, seed, **page)
     rng = np.random.default_rng(seed)
     rows, cols = truth["rows"], truth["cols"]
     corners = np.asarray(truth["corners"], dtype=np.float64)
@@ -83,9 +125,9 @@ def drawn_height(truth: dict) -> float | None:
     return page["letter_scale"] * min(pitch_x, pitch_y) * CELL_PX / pitch_y
 
 
-def dataset(indices: range, model: str, first_seed: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+def dataset(indices: range, model: str, first_seed: int, more: float) -> tuple[list[str], np.ndarray, np.ndarray]:
     with Pool(2) as pool:
-        parts = pool.starmap(page_cells, [(i, model, first_seed) for i in indices], chunksize=4)
+        parts = pool.starmap(page_cells, [(i, model, first_seed, more) for i in indices], chunksize=4)
     sources = [s for s, w, _ in parts for _ in range(len(w))]
     return sources, np.concatenate([w for _, w, _ in parts]), np.concatenate([y for _, _, y in parts])
 
@@ -161,6 +203,8 @@ def main() -> None:
     ap.add_argument("--start-from", help="a model's .npz to start from (fine-tuning) instead of random weights")
     ap.add_argument("--rate", type=float, default=2e-3, help="Adam's first learning rate")
     ap.add_argument("--first-seed", type=int, default=100_000)
+    ap.add_argument("--more-faces", type=float, default=0.0, metavar="SHARE",
+                    help="print this share of the pages in one of MORE_FACES (faces the generator never uses)")
     args = ap.parse_args()
     t0 = time.time()
     cache = Path(args.cache) if args.cache else None
@@ -168,8 +212,9 @@ def main() -> None:
         with np.load(cache) as data:
             x, y, tx, ty, test_sources = (data[k] for k in ("x", "y", "tx", "ty", "test_sources"))
     else:
-        _, x, y = dataset(range(args.pages), args.model, args.first_seed)
-        test_sources, tx, ty = dataset(range(args.pages, args.pages + args.held_out), args.model, args.first_seed)
+        _, x, y = dataset(range(args.pages), args.model, args.first_seed, args.more_faces)
+        test_sources, tx, ty = dataset(range(args.pages, args.pages + args.held_out), args.model, args.first_seed,
+                                       args.more_faces)
         if cache:
             np.savez_compressed(cache, x=x, y=y, tx=tx, ty=ty, test_sources=np.array(test_sources))
     print(f"{len(x)} training cells, {len(tx)} held-out cells ({time.time() - t0:.0f} s)", flush=True)
