@@ -242,6 +242,29 @@ def condition_line(name: str, cols: tuple[str, ...]) -> str:
                                      for i, (c, w) in enumerate(zip(cols, widths)))
 
 
+def print_condition_table(rows: list[tuple[str, list[Score], list[ListScore]]]) -> None:
+    """One row per condition (its scores with the list given, its list reads), each followed by its targets."""
+    line = condition_line
+    print()
+    print(line("condition", ("images", "shape", "cells", "words", "recovered", "spurious", "found", "CPU s")))
+    print(line("", ("", "", "list", "given", "list read", "from the", "image", "median")))
+    for condition, scores, lists in rows:
+        k = len(scores)
+        listed, hits = sum(x.listed for x in lists), sum(x.hits for x in lists)
+        print(line(condition, (
+            str(k), pct(sum(s.shape_ok for s in scores), k).strip(),
+            pct(sum(s.cells_ok for s in scores), sum(s.cells for s in scores)).strip(),
+            pct(sum(s.words_ok for s in scores), sum(s.words for s in scores)).strip(),
+            pct(sum(x.recovered for x in lists), listed).strip(),
+            f"{sum(x.spurious for x in lists) / len(lists):.2f}" if lists else "-",
+            pct(sum(x.found for x in lists), hits).strip() if lists else "-",
+            f"{statistics.median(s.cpu for s in scores):.2f}")))
+        if condition in CONDITION_TARGETS:
+            cells, words = (f"≥{t:g}%" if isinstance(t, float) else t for t in CONDITION_TARGETS[condition])
+            listed_cols = ("-", "≤1", "≥90%") if condition == "nolist" else ("≥95%", "≤1", "-")
+            print(line("  target", ("", "100%", cells, words, *listed_cols, "")))
+
+
 def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int = 0) -> int:
     """N cases of each hard condition (seeds first..first+N-1): one row per condition, then its targets."""
     from scanner.synth import CONDITIONS, condition_case, random_case
@@ -265,25 +288,7 @@ def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int =
         rows.append((condition, scores, lists))
         if upright:
             rows.append(("(upright)", upright, []))
-    line = condition_line
-    print()
-    print(line("condition", ("images", "shape", "cells", "words", "recovered", "spurious", "found", "CPU s")))
-    print(line("", ("", "", "list", "given", "list read", "from the", "image", "median")))
-    for condition, scores, lists in rows:
-        k = len(scores)
-        listed, hits = sum(x.listed for x in lists), sum(x.hits for x in lists)
-        print(line(condition, (
-            str(k), pct(sum(s.shape_ok for s in scores), k).strip(),
-            pct(sum(s.cells_ok for s in scores), sum(s.cells for s in scores)).strip(),
-            pct(sum(s.words_ok for s in scores), sum(s.words for s in scores)).strip(),
-            pct(sum(x.recovered for x in lists), listed).strip(),
-            f"{sum(x.spurious for x in lists) / len(lists):.2f}" if lists else "-",
-            pct(sum(x.found for x in lists), hits).strip() if lists else "-",
-            f"{statistics.median(s.cpu for s in scores):.2f}")))
-        if condition in CONDITION_TARGETS:
-            cells, words = (f"≥{t:g}%" if isinstance(t, float) else t for t in CONDITION_TARGETS[condition])
-            listed_cols = ("-", "≤1", "≥90%") if condition == "nolist" else ("≥95%", "≤1", "-")
-            print(line("  target", ("", "100%", cells, words, *listed_cols, "")))
+    print_condition_table(rows)
     print(f"nolist: 'found' counts placed words of {HIDDEN_MIN_LETTERS}+ letters found with no list, 'spurious' "
           "found words that were not placed; (upright) is the rotated row's pages before they were turned")
     return 0
@@ -367,22 +372,7 @@ def run_corpus_conditions(folder: Path, conditions: list[str], engine, only: str
             if truth.get("list_in_image") == "yes" and truth.get("words"):
                 lists.append(list_read_score(name, image, truth, engine))
         rows.append((condition, scores, lists))
-    print()
-    print(condition_line("condition", ("images", "shape", "cells", "words", "recovered", "spurious", "found",
-                                       "CPU s")))
-    print(condition_line("", ("", "", "list", "given", "list read", "from the", "image", "median")))
-    for condition, scores, lists in rows:
-        k, listed, hits = len(scores), sum(x.listed for x in lists), sum(x.hits for x in lists)
-        print(condition_line(condition, (
-            str(k), pct(sum(s.shape_ok for s in scores), k).strip(),
-            pct(sum(s.cells_ok for s in scores), sum(s.cells for s in scores)).strip(),
-            pct(sum(s.words_ok for s in scores), sum(s.words for s in scores)).strip(),
-            pct(sum(x.recovered for x in lists), listed).strip(),
-            f"{sum(x.spurious for x in lists) / len(lists):.2f}" if lists else "-",
-            pct(sum(x.found for x in lists), hits).strip() if lists else "-",
-            f"{statistics.median(s.cpu for s in scores):.2f}")))
-        cells, words = (f"≥{t:g}%" for t in CONDITION_TARGETS[condition])
-        print(condition_line("  target", ("", "100%", cells, words, "≥95%", "≤1", "-", "")))
+    print_condition_table(rows)
     print("list read: the images whose whole list is printed")
     return 0
 
