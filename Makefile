@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python bench/ocr_speed.py
 	$(VENV)/bin/python bench/accuracy.py --synthetic 40
 	$(VENV)/bin/python bench/accuracy.py --conditions 10
+	$(VENV)/bin/python bench/accuracy.py --corpus-conditions
 	$(VENV)/bin/python bench/orientation.py
 	$(VENV)/bin/python bench/wordlist_accuracy.py --synthetic 20
 	$(VENV)/bin/python bench/scan_speed.py
