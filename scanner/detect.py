@@ -63,6 +63,9 @@ MIN_CONTRAST = 40
 """Grey levels below the paper from which a lattice's surroundings hold ink at all (see _lattice_ink)."""
 SQUARE = (0.7, 1.4)
 """Cell width over height of a grid's cells (see _halved)."""
+NO_RULE = 0.5
+"""A lattice line along less than this share of whose length a rule runs has none (see _rules): where no line
+between a lattice's cells has one, the grid is unruled."""
 
 
 @dataclass(frozen=True)
@@ -396,30 +399,31 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
     them out (8x6, 11x12 and 12x8 grids of 8x8, 12x12 and 12x12)."""
     grown = dict.fromkeys(("c0", "c1", "r0", "r1"), 0)
     while True:
+        rules = _rules(gray, lat, px)
+        unruled = np.max(np.r_[rules[0][1:-1], rules[1][1:-1]], initial=0.0) < NO_RULE
         for side, count in grown.items():
             bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
-            if count < most and (_closes(gray, bigger, side, px) or _boxed(gray, lat, bigger, side, px)):
+            if count < most and (_closes(gray, bigger, side, px) or
+                                 unruled and _boxed(gray, rules, bigger, side, px)):
                 lat, grown[side] = bigger, count + 1
                 break
         else:
             return lat
 
 
-def _boxed(gray: np.ndarray, lat: _Lattice, bigger: _Lattice, side: str, px: int) -> bool:
-    """Whether ``bigger``, the unruled lattice ``lat`` grown by the line ``side``, reaches the box drawn round
-    the grid: no rule runs between the grid's cells nor along ``lat``'s edge on that side, the box runs along
-    ``bigger``'s edge there and along the two sides beside it, and the new line holds letters a pitch apart:
-    ink in most of its cells and little across the boundaries between them, as a line of text has. (Glare over
-    a small photo's last row of a boxed 13x13 left it out of the lattice: 12x13.)"""
-    BOX, NONE, INKED, APART = 0.85, 0.5, 0.03, 0.5
-    rows, cols = _rules(gray, lat, px)
-    if np.max(np.r_[rows[1:-1], cols[1:-1]], initial=0.0) >= NONE:
-        return False  # ruled: _closes decides
+def _boxed(gray: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Lattice, side: str, px: int) -> bool:
+    """Whether ``bigger``, an unruled lattice (its _rules ``rules``) grown by the line ``side``, reaches the box
+    drawn round the grid: no rule runs along the lattice's edge on that side, the box runs along ``bigger``'s edge
+    there and along the two sides beside it, and the new line holds letters a pitch apart: ink in most of its
+    cells and little across the boundaries between them, as a line of text has. (Glare over a small photo's last
+    row of a boxed 13x13 left it out of the lattice: 12x13.)"""
+    BOX, INKED, APART = 0.85, 0.03, 0.5
+    rows, cols = rules
     across = {"r0": rows[0], "r1": rows[-1], "c0": cols[0], "c1": cols[-1]}[side]
     big_rows, big_cols = _rules(gray, bigger, px)
     edge, beside = {"r0": (big_rows[0], big_cols[[0, -1]]), "r1": (big_rows[-1], big_cols[[0, -1]]),
                     "c0": (big_cols[0], big_rows[[0, -1]]), "c1": (big_cols[-1], big_rows[[0, -1]])}[side]
-    if across >= NONE or edge < BOX or beside.min() < BOX:
+    if across >= NO_RULE or edge < BOX or beside.min() < BOX:
         return False
     dark = _lattice_ink(gray, bigger, px).astype(np.float32)
     if side in ("c0", "c1"):
@@ -472,14 +476,14 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     8x8's lattice so that its bottom rule showed along 0.77), or if no rule runs between the grid's other rows
     and columns: an unruled grid's box may stand off its letters at the other sides, and then only its edge
     between the line and the grid falls on a cell boundary."""
-    RULE, NONE = 0.85, 0.5
+    RULE = 0.85
     rows, cols = _rules(gray, lat)
-    unruled = np.max(np.r_[rows[2:-2], cols[2:-2]], initial=0.0) < NONE
+    unruled = np.max(np.r_[rows[2:-2], cols[2:-2]], initial=0.0) < NO_RULE
     # An unruled grid's box edge is found along only part of its length when the lattice leans with a line of
     # hand lettering it took in (0.59, and none on the line's far side); a box half a cell off the letters shows
     # on both sides of its last cells alike (0.45 and 0.5).
-    cut = [bool(len(side) > MIN_SIDE_CELLS + 1 and side[end] < NONE and
-                (side[end + step] >= RULE or unruled and side[end + step] - side[end] >= NONE))
+    cut = [bool(len(side) > MIN_SIDE_CELLS + 1 and side[end] < NO_RULE and
+                (side[end + step] >= RULE or unruled and side[end + step] - side[end] >= NO_RULE))
            for side in (rows, cols) for end, step in ((0, 1), (-1, -1))]
     if not any(cut):
         return lat
@@ -487,7 +491,7 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
              cols[-2 if cut[3] else -1]]
     opposite, outer = [frame[1], frame[0], frame[3], frame[2]], [rows[0], rows[-1], cols[0], cols[-1]]
     framed = unruled or min(frame) >= RULE
-    if not all(framed or far < NONE / 2 and o >= (NONE if far == 0.0 else RULE)
+    if not all(framed or far < NO_RULE / 2 and o >= (NO_RULE if far == 0.0 else RULE)
                for c, o, far in zip(cut, opposite, outer) if c):
         return lat
     return replace(lat, r0=lat.r0 + cut[0], r1=lat.r1 - cut[1], c0=lat.c0 + cut[2], c1=lat.c1 - cut[3])
