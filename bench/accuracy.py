@@ -356,23 +356,23 @@ def run_corpus_conditions(folder: Path, conditions: list[str], engine, only: str
         print(f"(corpus {folder} not present: skipped)")
         return 0
     print(f"{'image':58s} {'kind':10s} {'shape':10s} {'cells':>9s} {'words':>7s} {'seconds':>7s}")
-    rows = []
-    items = [item for item in sidecar_items(folder) if not only or only in item[0]]
-    for condition in conditions:
-        scores, lists = [], []
-        for name, truth, path in items:
-            upright = load_image(path)
-            grid = find_grids(upright)[0]  # the picture's own pitch (every corpus grid is found at its true shape)
-            c = np.asarray(grid.corners)
-            pitch = float(np.mean([np.linalg.norm(c[1] - c[0]) / grid.cols, np.linalg.norm(c[3] - c[0]) / grid.rows]))
+    scores: dict[str, list[Score]] = {condition: [] for condition in conditions}
+    lists: dict[str, list[ListScore]] = {condition: [] for condition in conditions}
+    for name, truth, path in sidecar_items(folder):
+        if only and only not in name:
+            continue
+        upright = load_image(path)
+        grid = find_grids(upright)[0]  # the picture's own pitch (every corpus grid is found at its true shape)
+        c = np.asarray(grid.corners)
+        pitch = float(np.mean([np.linalg.norm(c[1] - c[0]) / grid.cols, np.linalg.norm(c[3] - c[0]) / grid.rows]))
+        for condition in conditions:
             rng = np.random.default_rng([zlib.crc32(name.encode()), zlib.crc32(condition.encode())])
             image, _ = in_condition(upright, condition, pitch, rng)
-            scores.append(score(f"{condition}: {name}", condition, image, truth, engine))
-            print_line(scores[-1], verbose)
+            scores[condition].append(score(f"{condition}: {name}", condition, image, truth, engine))
+            print_line(scores[condition][-1], verbose)
             if truth.get("list_in_image") == "yes" and truth.get("words"):
-                lists.append(list_read_score(name, image, truth, engine))
-        rows.append((condition, scores, lists))
-    print_condition_table(rows)
+                lists[condition].append(list_read_score(name, image, truth, engine))
+    print_condition_table([(condition, scores[condition], lists[condition]) for condition in conditions])
     print("list read: the images whose whole list is printed")
     return 0
 

@@ -402,30 +402,33 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
         rules = _rules(gray, lat, px)
         unruled = np.max(np.r_[rules[0][1:-1], rules[1][1:-1]], initial=0.0) < NO_RULE
         for side, count in grown.items():
+            if count == most:
+                continue
             bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
-            if count < most and (_closes(gray, bigger, side, px) or
-                                 unruled and _boxed(gray, rules, bigger, side, px)):
+            dark = _lattice_ink(gray, bigger, px)
+            if _closes(dark, side, px) or unruled and _boxed(dark, rules, bigger, side, px):
                 lat, grown[side] = bigger, count + 1
                 break
         else:
             return lat
 
 
-def _boxed(gray: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Lattice, side: str, px: int) -> bool:
-    """Whether ``bigger``, an unruled lattice (its _rules ``rules``) grown by the line ``side``, reaches the box
-    drawn round the grid: no rule runs along the lattice's edge on that side, the box runs along ``bigger``'s edge
-    there and along the two sides beside it, and the new line holds letters a pitch apart: ink in most of its
-    cells and little across the boundaries between them, as a line of text has. (Glare over a small photo's last
-    row of a boxed 13x13 left it out of the lattice: 12x13.)"""
+def _boxed(dark: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Lattice, side: str, px: int) -> bool:
+    """Whether ``bigger`` (its ink ``dark``: see _lattice_ink), an unruled lattice (its _rules ``rules``) grown by
+    the line ``side``, reaches the box drawn round the grid: no rule runs along the lattice's edge on that side,
+    the box runs along ``bigger``'s edge there and along the two sides beside it, and the new line holds letters
+    a pitch apart: ink in most of its cells and little across the boundaries between them, as a line of text
+    has. (Glare over a small photo's last row of a boxed 13x13 left it out of the lattice: 12x13.)"""
     BOX, INKED, APART = 0.85, 0.03, 0.5
     rows, cols = rules
-    across = {"r0": rows[0], "r1": rows[-1], "c0": cols[0], "c1": cols[-1]}[side]
-    big_rows, big_cols = _rules(gray, bigger, px)
+    if {"r0": rows[0], "r1": rows[-1], "c0": cols[0], "c1": cols[-1]}[side] >= NO_RULE:
+        return False  # the box, or a rule, already bounds the lattice there
+    big_rows, big_cols = _rule_shares(dark, bigger, px)
     edge, beside = {"r0": (big_rows[0], big_cols[[0, -1]]), "r1": (big_rows[-1], big_cols[[0, -1]]),
                     "c0": (big_cols[0], big_rows[[0, -1]]), "c1": (big_cols[-1], big_rows[[0, -1]])}[side]
-    if across >= NO_RULE or edge < BOX or beside.min() < BOX:
+    if edge < BOX or beside.min() < BOX:
         return False
-    dark = _lattice_ink(gray, bigger, px).astype(np.float32)
+    dark = dark.astype(np.float32)
     if side in ("c0", "c1"):
         dark = np.ascontiguousarray(dark.T)  # columns become rows: one check for both
     line = dark[px:2 * px] if side in ("r0", "c0") else dark[-2 * px:-px]
@@ -438,13 +441,12 @@ def _boxed(gray: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Latt
     return float(np.mean(cells > INKED)) >= 0.5 and bounds.mean() <= APART * centres.mean()
 
 
-def _closes(gray: np.ndarray, lat: _Lattice, side: str, px: int) -> bool:
-    """Whether the outer row or column ``side`` (c0, c1, r0, r1) of the lattice is a line of the grid's ruled
-    cells: the rules between the cells run across it (RULE of their length there, FADED where the rule beyond runs
+def _closes(dark: np.ndarray, side: str, px: int) -> bool:
+    """Whether the outer row or column ``side`` (c0, c1, r0, r1) of a lattice (its ink ``dark``: see _lattice_ink)
+    is a line of the grid's ruled cells: the rules between the cells run across it (RULE of their length there, FADED where the rule beyond runs
     its whole length and every cell holds a letter's ink), most of its cells hold ink, and a rule closes it on the
     far side (along BEYOND of its length: glare breaks it)."""
     RULE, FADED, BEYOND, INKED = 0.85, 0.6, 0.7, 0.03
-    dark = _lattice_ink(gray, lat, px)
     if side in ("r0", "r1"):
         dark = np.ascontiguousarray(dark.T)  # rows become columns: one check for both
     new = slice(px, 2 * px) if side in ("c0", "r0") else slice(-2 * px, -px)
