@@ -13,14 +13,14 @@ reporting one as found counts as a false hit. --verbose prints each wrong cell (
 each word missed or misplaced, to see whether errors come from detection, OCR or repair.
 
 --conditions [N] (instead of the above) runs N generated cases (seeds 0..N-1, default 10; with --seed S: S..S+N-1,
-e.g. unseen pages) of each hard condition of scanner.synth.condition_case and prints one row per condition against
+e.g. unseen pages) of each hard condition of tools.synth.condition_case and prints one row per condition against
 the targets: shape, cells and words at the right cells with the list given; with the list read from the image,
 listed words recovered, spurious entries per image and words found at the right cells (nolist: placed words of 5+
 letters found with no list, and found words that are not placed); median process CPU seconds per image (list
 given). --rotated-corpus (instead of the above) turns every corpus word-search image 90, 180 and 270 degrees (EXIF
 applied first, then the pixels turned, no tag) and compares each reading with the upright image's reading (same
 grid? same words at the same cells?) and with truth. --corpus-conditions [dim,small] (instead of the above) puts
-every corpus image into those conditions (scanner.synth.in_condition: a night photo with its cells 18-36 px apart,
+every corpus image into those conditions (tools.synth.in_condition: a night photo with its cells 18-36 px apart,
 or a 640-800 px photo with cells 12-16 px apart) and prints a row per condition as --conditions does: real faces
 and layouts that the letter models never learnt, where the generated conditions draw on the generator's faces.
 """
@@ -267,7 +267,7 @@ def print_condition_table(rows: list[tuple[str, list[Score], list[ListScore]]]) 
 
 def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int = 0) -> int:
     """N cases of each hard condition (seeds first..first+N-1): one row per condition, then its targets."""
-    from scanner.synth import CONDITIONS, condition_case, random_case
+    from tools.synth import CONDITIONS, condition_case, random_case
 
     print(f"{'image':58s} {'kind':10s} {'shape':10s} {'cells':>9s} {'words':>7s} {'seconds':>7s}")
     rows = []
@@ -338,11 +338,11 @@ def run_rotated_corpus(folder: Path, engine, only: str | None, verbose: bool) ->
     return 0
 
 
-CORPUS_CONDITIONS = ("dim", "small")  # what a finished picture can be put into (scanner.synth.in_condition)
+CORPUS_CONDITIONS = ("dim", "small")  # what a finished picture can be put into (tools.synth.in_condition)
 
 
 def run_corpus_conditions(folder: Path, conditions: list[str], engine, only: str | None, verbose: bool) -> int:
-    """Every corpus word-search image put into each of ``conditions`` (scanner.synth.in_condition: the real
+    """Every corpus word-search image put into each of ``conditions`` (tools.synth.in_condition: the real
     faces and layouts of the corpus, which the letter models never learnt, at night or photographed small), read
     with the list given and, where the whole list is printed, with the list read from the image."""
     import zlib
@@ -350,7 +350,7 @@ def run_corpus_conditions(folder: Path, conditions: list[str], engine, only: str
     import numpy as np
 
     from scanner.detect import find_grids
-    from scanner.synth import in_condition
+    from tools.synth import in_condition
 
     if not folder.is_dir():
         print(f"(corpus {folder} not present: skipped)")
@@ -430,7 +430,7 @@ def main() -> int:
             scores.append(score(name, kind, image, truth, engine))
             print_line(scores[-1], args.verbose)
     if args.synthetic:
-        from scanner.synth import random_case
+        from tools.synth import random_case
 
         first = 1000 if args.seed is None else args.seed
         for seed in range(first, first + args.synthetic):

@@ -23,7 +23,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scanner import synth  # noqa: E402
+from tools import synth  # noqa: E402
 from scanner.batch import Options, PageTask, run_batch, run_page  # noqa: E402
 
 TARGET = 60.0

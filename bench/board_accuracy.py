@@ -7,7 +7,7 @@ before it knew boards: a tile counts right when its cell's letter equals the til
     .venv/bin/python bench/board_accuracy.py [--synthetic 120] [--seed 0] [--runs 7] [--no-baseline]
 
 Data: ../shared/corpus boards (`puzzle: boggle` sidecars; their truth has no points), synthetic boards from
-scanner.synth_board.random_board (Wordament screenshots, Ruzzle-style screenshots, Boggle tray photos, in turn),
+tools.synth_board.random_board (Wordament screenshots, Ruzzle-style screenshots, Boggle tray photos, in turn),
 and samples/boards/tray.jpg for the speed. Times are medians; CPU is this process's CPU time (the machine is
 shared, so wall time varies with load).
 """
@@ -28,7 +28,7 @@ from scanner.engine import get_engine  # noqa: E402
 from scanner.export import encode_image  # noqa: E402
 from scanner.load import load_image  # noqa: E402
 from scanner.pipeline import annotate, solve_image  # noqa: E402
-from scanner.synth_board import random_board  # noqa: E402
+from tools.synth_board import random_board  # noqa: E402
 from solver.dictionary import load_dictionary  # noqa: E402
 from solver.errors import WordSearchError  # noqa: E402
 

@@ -4,9 +4,9 @@ Usage: .venv/bin/python bench/detect_accuracy.py [--corpus DIR] [--draw OUTDIR] 
                                                  [--conditions N [--seed S] [--workers 2]]
 Prints one line per image and a summary. The times are the medians of N runs of find_grids (load excluded):
 wall-clock ms, and CPU ms of this process (all threads; steadier than wall time on a shared machine).
-With --synth N it runs N random cases of scanner.synth.random_case (seeds 0..N-1) instead, and also reports the
+With --synth N it runs N random cases of tools.synth.random_case (seeds 0..N-1) instead, and also reports the
 worst corner error in cell pitches against the generator's exact corners. With --conditions N [--seed S] it runs
-N pages of each hard condition of scanner.synth.condition_case (seeds S..S+N-1) in --workers processes and prints
+N pages of each hard condition of tools.synth.condition_case (seeds S..S+N-1) in --workers processes and prints
 the pages whose grid shape comes out wrong, and the count right per condition.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ def draw(image: np.ndarray, grids, path: Path) -> None:
 
 
 def synth_main(n: int, draw_dir: Path | None, photo: bool | None) -> None:
-    from scanner.synth import random_case
+    from tools.synth import random_case
 
     ok, times, errs = 0, [], []
     print(f"{'seed':>5s} {'found':>7s} {'truth':>7s} {'ok':>3s} {'corner err':>10s} {'ms':>6s}  case")
@@ -95,7 +95,7 @@ def synth_main(n: int, draw_dir: Path | None, photo: bool | None) -> None:
 def condition_shape(args: tuple[str, int]) -> tuple[str, int, str, str]:
     """(condition, seed, shape found, shape wanted) of one generated hard page; a page turned sideways is right
     with its rows and columns swapped (detection finds the grid as shot; which way up is decided later)."""
-    from scanner.synth import condition_case
+    from tools.synth import condition_case
 
     condition, seed = args
     image, truth = condition_case(condition, seed)
@@ -111,7 +111,7 @@ def conditions_main(n: int, first: int, workers: int) -> None:
     the pages it gets wrong, and the count right per condition."""
     from multiprocessing import Pool
 
-    from scanner.synth import CONDITIONS
+    from tools.synth import CONDITIONS
 
     jobs = [(condition, seed) for condition in CONDITIONS for seed in range(first, first + n)]
     right: dict[str, int] = dict.fromkeys(CONDITIONS, 0)
@@ -133,7 +133,7 @@ def main() -> None:
     ap.add_argument("--synth", type=int, default=0, help="run this many random synthetic cases instead")
     ap.add_argument("--photo", choices=["yes", "no", "mixed"], default="mixed")
     ap.add_argument("--conditions", type=int, default=0, metavar="N",
-                    help="N pages of each hard condition of scanner.synth.condition_case instead (shape only)")
+                    help="N pages of each hard condition of tools.synth.condition_case instead (shape only)")
     ap.add_argument("--seed", type=int, default=0, help="--conditions: the first seed")
     ap.add_argument("--workers", type=int, default=2, help="--conditions: processes")
     args = ap.parse_args()

@@ -1,6 +1,6 @@
 """Hidden words (puzzles without a list): words found and chance words per puzzle, by minimum length, and speed.
 
-Generated puzzles: ``scanner.synth.random_puzzle`` (themed lists, all 8 directions, filler letters uniform, as the
+Generated puzzles: ``tools.synth.random_puzzle`` (themed lists, all 8 directions, filler letters uniform, as the
 generator makes them) and the same word lists filled with English letter frequencies; random grids: no words placed
 at all, uniform or English letters. Sizes 10x10-25x25 (rows and columns drawn separately). A placed word of 5+
 letters counts as found when a reported word lies exactly on its cells; every other reported occurrence is a
@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scanner.synth import ALPHABET, letters_of, make_puzzle, random_puzzle  # noqa: E402
+from tools.synth import ALPHABET, letters_of, make_puzzle, random_puzzle  # noqa: E402
 from solver.dictionary import hidden_vocabulary  # noqa: E402
 from solver.grid import DIRECTIONS  # noqa: E402
 from solver.hidden import find_hidden  # noqa: E402
@@ -78,7 +78,7 @@ def substrings_baseline(rows: list[str], words: set[str], min_length: int) -> in
 def pages(n: int) -> None:
     """End to end: random_case pages without a printed list, through scanner.pipeline.solve_image."""
     from scanner.pipeline import solve_image
-    from scanner.synth import random_case
+    from tools.synth import random_case
 
     print()
     print("| seed | kind | list | placed 5+ found | chance words | seconds |")

@@ -1,6 +1,6 @@
 """OCR of one 15x15 grid: our composite read vs the naive baseline (pytesseract called once per cell).
 
-Same synthetic grids for every method (scanner.synth fonts, lined and gridless, 20-56 px per cell drawn,
+Same synthetic grids for every method (tools.synth fonts, lined and gridless, 20-56 px per cell drawn,
 mild blur and noise, warped to 64 px cells as detect.rectify does). Prints per-method medians: wall time per
 grid, CPU time of this process per grid, and cells right. The per-cell baseline is slow (one tesseract
 process per cell), so it runs on a sample of cells per grid and its time is extrapolated to 225 cells.
@@ -26,7 +26,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from scanner import synth  # noqa: E402
+from tools import synth  # noqa: E402
 from scanner.engine import get_engine  # noqa: E402
 from scanner.ocr import DEFAULT_ALPHABET, read_grid  # noqa: E402
 from conftest import CORPUS, corpus_items  # noqa: E402

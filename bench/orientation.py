@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/orientation.py [--corpus DIR] [--no-corpus] [--seeds 300-303] [--verbose]
 
-Every corpus word search and one generated page per hard condition and seed (scanner.synth.condition_case:
+Every corpus word search and one generated page per hard condition and seed (tools.synth.condition_case:
 lowercase, handwritten, dim, small, newsprint, tiny) is turned 0, 90, 180 and 270 degrees with np.rot90 (no EXIF
 tag), its grid found and rectified, and the turn is decided three ways: by Tesseract alone (the cleaned letters
 read in each turn), by the grey-level classifier alone (its mean certainty in each turn) and by the rule the
@@ -25,7 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scanner import orient, synth  # noqa: E402
+from scanner import orient  # noqa: E402
+from tools import synth  # noqa: E402
 from scanner.detect import find_grids, rectify  # noqa: E402
 from scanner.engine import get_engine  # noqa: E402
 from scanner.load import load_image  # noqa: E402

@@ -14,7 +14,7 @@ read from the image, as `wordsearch solve IMAGE` does) and once with the truth's
   recall     listed words present in the truth grid that the pipeline found at the right cells, with the list read
              from the image (ours) and with the list given (baseline)
 --conditions [N] adds N cases (seeds S..S+N-1, S from --condition-seed, default 0; N default 5) of each hard
-condition of scanner.synth.condition_case that prints a list (turned, lower case, dim, small, hand-lettered,
+condition of tools.synth.condition_case that prints a list (turned, lower case, dim, small, hand-lettered,
 newsprint, tiny), totalled per condition; --condition NAME (repeatable) keeps only the conditions named.
 Totals follow, against the targets: recovered >= 95%, spurious <= 1 per image, recall within 3 points.
 """
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from accuracy import truth_hits  # noqa: E402
-from scanner import synth  # noqa: E402
+from tools import synth  # noqa: E402
 from scanner.engine import get_engine  # noqa: E402
 from scanner.load import load_image  # noqa: E402
 from scanner.pipeline import solve_image  # noqa: E402

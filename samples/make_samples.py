@@ -12,8 +12,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scanner import synth  # noqa: E402
-from scanner import synth_board  # noqa: E402
+from tools import synth  # noqa: E402
+from tools import synth_board  # noqa: E402
 from scanner.export import write_bytes_atomic  # noqa: E402
 
 HERE = Path(__file__).resolve().parent

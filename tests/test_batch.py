@@ -1,4 +1,4 @@
-"""Batch mode end to end: real pages from scanner.synth, real OpenCV + Tesseract, real process pool and Dask.
+"""Batch mode end to end: real pages from tools.synth, real OpenCV + Tesseract, real process pool and Dask.
 
 Pages are small (10x10 grids, 36 px cells) so the whole file stays well under two minutes on two busy cores.
 """
@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scanner import pdf, synth
+from scanner import pdf
+from tools import synth
 from scanner.batch import STATE_DIR, expand_inputs
 from scanner.cli import main
 

@@ -2,8 +2,8 @@
 the CLI, the annotated picture and batch mode.
 
 Data: the corpus Wordament screenshots (../shared/corpus, `puzzle: boggle` sidecars; skipped when absent),
-samples/boards/tray.jpg (a 12 MP photo of a Boggle tray, made by scanner.synth_board), and synthetic boards
-drawn by scanner.synth_board from fixed seeds. Real OpenCV, real Tesseract, the shipped dictionary.
+samples/boards/tray.jpg (a 12 MP photo of a Boggle tray, made by tools.synth_board), and synthetic boards
+drawn by tools.synth_board from fixed seeds. Real OpenCV, real Tesseract, the shipped dictionary.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from conftest import SAMPLES, corpus_items
-from scanner import synth_board
+from tools import synth_board
 from scanner.annotate import to_image
 from scanner.batch import Options, PageTask, run_page
 from scanner.board import BoardReading, find_board, read_board, unsure_tiles, word_score

@@ -1,6 +1,6 @@
 """scanner.classify, the grey-level letter classifier, on generated pages it was not trained on.
 
-Pages come from scanner.synth's hard conditions with seeds from 300000 (training used 100000-101439, and
+Pages come from tools.synth's hard conditions with seeds from 300000 (training used 100000-101439, and
 110000-110659 for the model of night photos), cut at their truth corners as detection would find them.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from scanner import classify, ocr
 from scanner.detect import GridLocation, rectify
 from scanner.engine import get_engine
 from scanner.pipeline import CELL_PX
-from scanner.synth import condition_case
+from tools.synth import condition_case
 
 
 def truth_grid(condition: str, seed: int) -> tuple[np.ndarray, dict]:

@@ -1,7 +1,7 @@
 """scanner.detect: the grid's shape must be exactly right, its corners close, and nothing else taken for a grid.
 
 Data: every word-search image of ../shared/corpus (skipped when absent), hand-picked synthetic conditions from
-scanner.synth (rendered pages and simulated photos with known corners), a sweep of synth.random_case seeds, and
+tools.synth (rendered pages and simulated photos with known corners), a sweep of synth.random_case seeds, and
 images with no puzzle at all.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner import synth
+from tools import synth
 from scanner.detect import GridLocation, find_grid, find_grids, quarter_turn, rectify
 from scanner.load import load_image
 from solver.errors import NoGridError
@@ -313,7 +313,7 @@ def test_a_line_of_text_outside_a_ruled_frame_is_not_a_row(rotation: float, list
 
 @pytest.mark.parametrize("seed,shape", [(20, (11, 11)), (300040, (13, 13)), (263, (16, 13))])
 def test_a_blurred_ruled_grid_is_not_read_with_its_columns_halved(seed: int, shape: tuple[int, int]) -> None:
-    """Small night photos of ruled grids (scanner.synth condition dim): the blurred rules break into blobs
+    """Small night photos of ruled grids (tools.synth condition dim): the blurred rules break into blobs
     between the letters, and a lattice of letters and rule pieces with twice the columns (11x22, 13x26 before)
     outnumbered the grid's own; in the third, that lattice lost rows and columns at its edges (14x23, 287 nodes
     to the grid's 188)."""
@@ -325,7 +325,7 @@ def test_a_blurred_ruled_grid_is_not_read_with_its_columns_halved(seed: int, sha
 
 @pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12)), (248, (12, 12))])
 def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -> None:
-    """Small photos of ruled grids (scanner.synth condition small): glare over the left two columns of one left
+    """Small photos of ruled grids (tools.synth condition small): glare over the left two columns of one left
     their letters too faint to find (8x6 before), the second's last row fitted its lattice too loosely
     (11x12), and the third's tall monospaced letters touch its rules, so that only 8 of its 12 columns were
     found (12x11 when growing stopped at three); their rules go on round those cells to the frame."""
@@ -337,7 +337,7 @@ def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -
 
 def test_a_ruled_grid_found_as_a_sparse_lattice_is_looked_for_inside_its_frame() -> None:
     """A small blurred photo, turned 26 degrees, of a 17x19 grid in a thin monospaced face with light grey rules
-    and a thick frame (scanner.synth condition nolist, seed 87): the letters alone gave a 15x19 lattice that held
+    and a thick frame (tools.synth condition nolist, seed 87): the letters alone gave a 15x19 lattice that held
     two thirds of its cells, its rows a seventh too far apart, and being free-standing it kept the ruled frame
     from being looked for; the letters inside the frame give the grid."""
     image, truth = synth.condition_case("nolist", 87)
@@ -347,7 +347,7 @@ def test_a_ruled_grid_found_as_a_sparse_lattice_is_looked_for_inside_its_frame()
 
 
 def test_a_diagonal_twin_of_a_lower_case_ruled_grid_is_not_the_grid() -> None:
-    """A photo of a ruled lower-case 20x20 grid (scanner.synth condition lowercase, seed 109): its letters are
+    """A photo of a ruled lower-case 20x20 grid (tools.synth condition lowercase, seed 109): its letters are
     found in 79% of its cells, and a lattice turned 45 degrees at 1/sqrt(2) of its pitch, through the letters and
     the rules' crossings, held more nodes and came out as a 24x21 grid; such a twin is dropped over a lattice
     holding 70% of its cells."""
@@ -358,7 +358,7 @@ def test_a_diagonal_twin_of_a_lower_case_ruled_grid_is_not_the_grid() -> None:
 
 
 def test_a_sideways_line_of_text_beside_a_ruled_grid_is_not_a_column() -> None:
-    """A rendered ruled 8x8 turned 270 degrees (scanner.synth condition rotated, seed 140): its instruction line
+    """A rendered ruled 8x8 turned 270 degrees (tools.synth condition rotated, seed 140): its instruction line
     runs down beside the grid and lined up as a 9th column. The lattice leaned with it, so the rules along the top
     and bottom fell off its boundaries along a third of their length and the frame was not found on all four
     sides; along the side opposite the line it was, and that is enough."""
@@ -370,7 +370,7 @@ def test_a_sideways_line_of_text_beside_a_ruled_grid_is_not_a_column() -> None:
 
 @pytest.mark.parametrize("seed, shape", [(116, (8, 10)), (142, (11, 11))])
 def test_a_line_of_text_above_a_boxed_unruled_grid_is_not_a_row(seed: int, shape: tuple[int, int]) -> None:
-    """Photos of unruled grids in a box that stands off their letters (scanner.synth condition handwritten), an
+    """Photos of unruled grids in a box that stands off their letters (tools.synth condition handwritten), an
     instruction line just above the box. Seed 116 (8x10, print letters placed by hand): the line lined up with
     the grid as a 9th row, and as the box's other sides lie off the cell boundaries, the frame was not found
     along all four; its top edge between the line and the grid, with no rule between the grid's own rows and
@@ -384,7 +384,7 @@ def test_a_line_of_text_above_a_boxed_unruled_grid_is_not_a_row(seed: int, shape
 
 
 def test_a_list_in_a_monospaced_face_does_not_hide_a_white_on_dark_grid() -> None:
-    """A scan (scanner.synth condition lowercase, seed 145) of a list in three columns of FreeMono above a
+    """A scan (tools.synth condition lowercase, seed 145) of a list in three columns of FreeMono above a
     white-on-dark ruled 15x15: the list's letters line up as a regular 6x7 lattice, and with its letters 0.74
     of the pitch wide it was taken as surely a grid, so the other polarity was never searched."""
     image, truth = synth.condition_case("lowercase", 145)
@@ -394,7 +394,7 @@ def test_a_list_in_a_monospaced_face_does_not_hide_a_white_on_dark_grid() -> Non
 
 
 def test_two_pieces_of_one_grid_are_joined() -> None:
-    """A photo of a tilted white-on-dark lower-case 15x15 grid (scanner.synth condition lowercase, seed 104): its
+    """A photo of a tilted white-on-dark lower-case 15x15 grid (tools.synth condition lowercase, seed 104): its
     blurred middle rows split it into an upper 10x15 and a lower 8x15 lattice sharing three rows, read as two
     puzzles; they are one grid."""
     image, truth = synth.condition_case("lowercase", 104)
@@ -405,7 +405,7 @@ def test_two_pieces_of_one_grid_are_joined() -> None:
 
 
 def test_a_blurred_line_of_text_above_a_ruled_grid_at_night_is_not_a_row() -> None:
-    """A night photo (scanner.synth condition dim, seed 46) of a ruled grid with an instruction line just above
+    """A night photo (tools.synth condition dim, seed 46) of a ruled grid with an instruction line just above
     it: the lamp's fall-off and the blur made the line and the paper around it read as a rule, so the line
     passed for a 12th row (12x11 before)."""
     image, truth = synth.condition_case("dim", 46)
@@ -415,7 +415,7 @@ def test_a_blurred_line_of_text_above_a_ruled_grid_at_night_is_not_a_row() -> No
 
 
 def test_an_instruction_line_whose_words_blurred_into_blobs_is_not_a_row() -> None:
-    """A night photo (scanner.synth condition dim, seed 133) of an unruled 16x16 grid turned 25 degrees, an
+    """A night photo (tools.synth condition dim, seed 133) of an unruled 16x16 grid turned 25 degrees, an
     instruction line a pitch above it: its words blurred into one blob each, and nine of them sat on the lattice's
     nodes, enough to pass for a 17th row (17x16 before). A blob twice a letter's width is a word, not a letter."""
     image, truth = synth.condition_case("dim", 133)
@@ -425,7 +425,7 @@ def test_an_instruction_line_whose_words_blurred_into_blobs_is_not_a_row() -> No
 
 
 def test_a_loose_lattice_of_grid_and_text_does_not_outvote_the_grid() -> None:
-    """A night photo (scanner.synth condition dim, seed 139) of a 14x14 at a 10 px pitch: a gappy lattice that
+    """A night photo (tools.synth condition dim, seed 139) of a 14x14 at a 10 px pitch: a gappy lattice that
     took in part of the grid and the list beside it counted 194 nodes to the grid's 188 (12x21 before)."""
     image, truth = synth.condition_case("dim", 139)
     loc = find_grid(image, "night photo")
@@ -445,7 +445,7 @@ def test_grainy_rules_still_close_the_frame_when_turned(corpus_dir, turns):
 
 
 def test_a_lattice_of_rule_crossings_gives_the_cells_round_them() -> None:
-    """A 350x262 photo of a white-on-dark ruled 8x8, turned 90 degrees (scanner.synth condition rotated, seed
+    """A 350x262 photo of a white-on-dark ruled 8x8, turned 90 degrees (tools.synth condition rotated, seed
     249): blurred, its letters break up while the light rules' crossings stand apart, a 7x7 lattice half a cell
     off the letters'. Judged on the dark print, not the light, the rules run through those nodes, and the grid is
     the cells round them: 8x8, corners close (7x7 before)."""
@@ -457,7 +457,7 @@ def test_a_lattice_of_rule_crossings_gives_the_cells_round_them() -> None:
 
 @pytest.mark.parametrize("seed, shape", [(293, (8, 8)), (607, (8, 12))])
 def test_a_lattice_of_letter_pieces_does_not_outnumber_the_grid(seed: int, shape: tuple[int, int]) -> None:
-    """Hand-lettered grids, unruled and unframed (scanner.synth condition handwritten), where one binarisation
+    """Hand-lettered grids, unruled and unframed (tools.synth condition handwritten), where one binarisation
     breaks the letters into pieces, over the free-standing full grid that the others find. Seed 293: the wide
     letters (W, M) broke into an 8x9 of 70 nodes, its letters 0.19 of a pitch wide, over the 8x8 (64 nodes,
     0.45). Seed 607, a small blurred photo: the pieces and the title above made a free-standing 9x12 of 102
@@ -469,7 +469,7 @@ def test_a_lattice_of_letter_pieces_does_not_outnumber_the_grid(seed: int, shape
 
 
 def test_a_ruled_grid_is_grown_to_its_frame_where_glare_fades_the_rules() -> None:
-    """A photo of a ruled lower-case 14x18 under glare (scanner.synth condition lowercase, seed 315): along its
+    """A photo of a ruled lower-case 14x18 under glare (tools.synth condition lowercase, seed 315): along its
     last column the thin rules across it show along 69% of its length, under the 85% asked, while its frame
     closes it along the whole length and every cell holds a letter's ink: 14x18 (14x17 before)."""
     image, truth = synth.condition_case("lowercase", 315)
@@ -480,7 +480,7 @@ def test_a_ruled_grid_is_grown_to_its_frame_where_glare_fades_the_rules() -> Non
 
 def test_a_sideways_word_list_in_a_monospaced_font_does_not_stop_the_search() -> None:
     """A clean page of a white-on-dark 12x12 turned 90 degrees, its list set in a monospaced font in three
-    columns of four (scanner.synth condition rotated, seed 401): sideways, the list's letters line up in 4x4 and
+    columns of four (tools.synth condition rotated, seed 401): sideways, the list's letters line up in 4x4 and
     5x4 patches, full and regular, their letters far apart across the lines but 0.70-0.83 of a pitch high down
     them. Such a patch does not end the search before the other polarity is tried: the grid is the 12x12 (the
     list's 4x5 before)."""
@@ -491,7 +491,7 @@ def test_a_sideways_word_list_in_a_monospaced_font_does_not_stop_the_search() ->
 
 
 def test_a_hand_lettered_line_that_made_the_lattice_lean_is_not_a_row() -> None:
-    """A hand-lettered ruled 8x8 (scanner.synth condition handwritten, seed 501) with its instruction line a pitch
+    """A hand-lettered ruled 8x8 (tools.synth condition handwritten, seed 501) with its instruction line a pitch
     above the frame: the jittered letters and the line made one 9x8 lattice that leans, so the frame's far side
     showed along only 0.77 of its length, short of the 0.85 the trim asked for, and 0 of 64 cells were read.
     Beyond the line nothing at all runs: there, half the opposite side is enough."""
@@ -502,7 +502,7 @@ def test_a_hand_lettered_line_that_made_the_lattice_lean_is_not_a_row() -> None:
 
 
 def test_an_unruled_grid_is_grown_to_the_box_round_it() -> None:
-    """A small photo of a boxed, unruled 13x13 under glare (scanner.synth condition small, seed 908): the glare
+    """A small photo of a boxed, unruled 13x13 under glare (tools.synth condition small, seed 908): the glare
     over its last row left that row out of the lattice (12x13), though the box closes the grid a row further
     down, the row holds a letter in every cell and nothing runs across the boundaries between them."""
     image, truth = synth.condition_case("small", 908)

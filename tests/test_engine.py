@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from scanner import engine as engine_mod
-from scanner import synth
+from tools import synth
 from scanner.engine import EngineError, PytesseractEngine, TesserocrEngine, get_engine, parse_version
 
 UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scanner import pdf, synth
+from scanner import pdf
+from tools import synth
 from scanner.cli import main
 from solver.dictionary import hidden_vocabulary
 from solver.hidden import find_hidden, unused_letters

@@ -4,7 +4,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scanner import imaging, synth
+from scanner import imaging
+from tools import synth
 from scanner.detect import find_grids, rectify
 
 
@@ -62,7 +63,7 @@ def test_light_on_dark_whatever_the_lighting() -> None:
 
 
 def test_glare_on_a_blurred_ruled_grid_is_not_light_print() -> None:
-    """A small photo of a ruled grid under glare (scanner.synth condition small, seed 41), rectified dark on
+    """A small photo of a ruled grid under glare (tools.synth condition small, seed 41), rectified dark on
     light: its paper's brightest pixels stood out from the ground as far as its blurred letters did, and the
     reader inverted it and read 18 of its 64 cells. Such a tie goes to dark print, the commoner."""
     image, _ = synth.condition_case("small", 41)

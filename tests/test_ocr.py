@@ -1,6 +1,6 @@
 """scanner.ocr on real rendered grids with the real Tesseract.
 
-Grids come from scanner.synth (random letters, many fonts, lined and gridless), rendered at a given pitch,
+Grids come from tools.synth (random letters, many fonts, lined and gridless), rendered at a given pitch,
 optionally blurred and noised, then cut out and warped to 64 px cells with the truth corners, as
 scanner.detect.rectify would.
 """
@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner import imaging, synth
+from scanner import imaging
+from tools import synth
 from scanner.engine import get_engine
 from scanner.ocr import (DEFAULT_ALPHABET, GRAIN_LEVEL, LOOK_ALIKE, WIDE_FONT, WIDE_FONT_TO, GridReading, clean_letters,
                          flatten, grid_masks, holes, narrowed, read_grid, shape_vector, unruled)
@@ -186,7 +187,7 @@ def test_french_accents():
 
 
 def test_simulated_phone_photos():
-    """Simulated phone photos (scanner.synth.random_case: perspective, rotation, shadow, blur 0.6-0.9 px,
+    """Simulated phone photos (tools.synth.random_case: perspective, rotation, shadow, blur 0.6-0.9 px,
     noise, JPEG, cells drawn at 12-40 px), cut out with the truth corners: >= 97% of 520 cells over seeds
     1, 12, 24. (Measured on seeds 0-29: 88% of all cells, median image 99.3%; the failures are photos
     too blurred to read at all and pen strokes through letters.)"""

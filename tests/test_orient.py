@@ -1,7 +1,7 @@
 """Which way up, and which case: photos turned with no EXIF tag and grids printed in lower case.
 
-Data: samples/printable.png and samples/photo.jpg (made by scanner.synth), lower-case pages, a night photo and
-a hand-lettered page rendered by scanner.synth, and when present a few ../shared/corpus images of each kind. Everything runs the real Tesseract.
+Data: samples/printable.png and samples/photo.jpg (made by tools.synth), lower-case pages, a night photo and
+a hand-lettered page rendered by tools.synth, and when present a few ../shared/corpus images of each kind. Everything runs the real Tesseract.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner import synth
+from tools import synth
 from scanner.detect import find_grids, quarter_turn, rectify, turned
 from scanner.engine import get_engine
 from scanner.load import load_image
@@ -105,7 +105,7 @@ def _orientations_in_every_turn(picture: np.ndarray, every: tuple[int, ...] = (0
 
 @pytest.mark.parametrize("condition,seed", [("dim", 300), ("handwritten", 303)])
 def test_hard_photos_are_found_upright_in_every_turn(condition: str, seed: int) -> None:
-    """A night photo and a hand-lettered page (scanner.synth, seeds from the set the classifier's say in
+    """A night photo and a hand-lettered page (tools.synth, seeds from the set the classifier's say in
     orientation was checked on) in every quarter turn: Tesseract reads no turn of their thresholded letters
     surely, and the grey-level classifier settles which way up they are."""
     for turns, found in _orientations_in_every_turn(synth.condition_case(condition, seed)[0]):
@@ -114,7 +114,7 @@ def test_hard_photos_are_found_upright_in_every_turn(condition: str, seed: int) 
 
 @pytest.mark.parametrize("seed", [40, 42, 308])
 def test_lower_case_photos_are_found_upright_and_in_lower_case(seed: int) -> None:
-    """Lower-case photos (scanner.synth condition lowercase), upright and upside down. The capitals model of the
+    """Lower-case photos (tools.synth condition lowercase), upright and upside down. The capitals model of the
     classifier is surer of some lower-case grids upside down (u n, d p, b q and the rest turned): it turned seeds
     40 and 42 over against Tesseract's reading. Seed 308's sampled letters are nearly all of x-height, so their
     heights do not show the case, and the classifier's two models settle it."""
@@ -124,7 +124,7 @@ def test_lower_case_photos_are_found_upright_and_in_lower_case(seed: int) -> Non
 
 
 def test_bold_lower_case_read_surely_is_lower_case() -> None:
-    """A scan of a grid in bold lower case (scanner.synth condition lowercase, seed 125): Tesseract reads it as
+    """A scan of a grid in bold lower case (tools.synth condition lowercase, seed 125): Tesseract reads it as
     lower case at 93, but its sampled letters' heights spread only 1.19, under the 1.2 that lower case shows
     when read less surely; the classifier's lower-case model leads by only 0.085. Read surely, lower case is
     lower case: as capitals, 172 of 306 cells were right."""
@@ -134,7 +134,7 @@ def test_bold_lower_case_read_surely_is_lower_case() -> None:
 
 @pytest.mark.parametrize("seed, lead", [(205, 0.117), (208, 0.094), (226, 0.066)])
 def test_lower_case_read_unsurely_is_lower_case_when_its_model_leads(seed: int, lead: float) -> None:
-    """Lower-case pages (scanner.synth condition lowercase: a monospaced scan, a narrow sans and URW Gothic
+    """Lower-case pages (tools.synth condition lowercase: a monospaced scan, a narrow sans and URW Gothic
     photographed small) that Tesseract reads as lower case at 84, 85 and 70, their letters' heights spread under
     1.2: the classifier's lower-case model leads its capitals model by ``lead``, which the 0.12 asked of it then
     missed (read as capitals: 41 of 100, 73 of 168 and 146 of 285 cells right). Capitals read so lead by 0.045
@@ -144,7 +144,7 @@ def test_lower_case_read_unsurely_is_lower_case_when_its_model_leads(seed: int, 
 
 
 def test_hand_lettered_capitals_of_uneven_height_stay_capitals() -> None:
-    """A hand-lettered page (scanner.synth condition handwritten, seed 105) whose capitals Tesseract reads as lower
+    """A hand-lettered page (tools.synth condition handwritten, seed 105) whose capitals Tesseract reads as lower
     case, not surely (70), with heights spread like lower case by the hand's uneven size: the classifier's
     capitals model is far surer of them (0.94 against 0.76), so they are capitals; read as lower case, 55 of 121
     cells were right."""
@@ -153,7 +153,7 @@ def test_hand_lettered_capitals_of_uneven_height_stay_capitals() -> None:
 
 
 def test_blurred_capitals_read_as_lower_case_are_judged_by_both_models() -> None:
-    """A small photo of a ruled grid of serif capitals at a 13 px pitch (scanner.synth condition small, seed 246):
+    """A small photo of a ruled grid of serif capitals at a 13 px pitch (tools.synth condition small, seed 246):
     Tesseract reads its blurred letters as lower case at 72, their heights spread 1.21, and the classifier's
     lower-case model, unsure of them in every turn, was surest of them turned sideways (0.88 against 0.78): the
     grid was read sideways, 13 of 225 cells right. Its capitals model is sure of them upright (0.99)."""
@@ -173,7 +173,7 @@ def test_letters_of_unknown_case_are_judged_by_the_surer_model(condition: str, s
 
 
 def test_a_band_without_letters_to_judge_the_case_by_is_read_as_capitals() -> None:
-    """A small photo of a ruled grid under glare (scanner.synth condition small, seed 41), turned each quarter
+    """A small photo of a ruled grid under glare (tools.synth condition small, seed 41), turned each quarter
     turn: when the classifier's wider band holds no letter, the case is capitals (it raised a KeyError)."""
     for turns, found in _orientations_in_every_turn(synth.condition_case("small", 41)[0]):
         assert found.turns in range(4) and not found.lower, f"turned {90 * turns} degrees"

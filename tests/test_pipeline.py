@@ -1,6 +1,6 @@
 """The image pipeline end to end (real OpenCV + real Tesseract) and the solve-and-repair policy.
 
-Data: the bundled samples/ images (made by scanner.synth, truth in `<image>.json`) and, when present, the
+Data: the bundled samples/ images (made by tools.synth, truth in `<image>.json`) and, when present, the
 third-party corpus in ../shared/corpus. Thresholds are stated in each test's docstring.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scanner import synth
+from tools import synth
 from scanner.detect import GridLocation
 from scanner.load import load_image
 from scanner.ocr import GridReading
@@ -188,7 +188,7 @@ def test_annotated_sample_keeps_displayed_size_and_orientation(samples_solved):
 
 
 def test_pen_circles_through_the_letters_are_read_past():
-    """A photo of a partly solved puzzle (scanner.synth rotated seed 108: 10 words circled in red pen through their
+    """A photo of a partly solved puzzle (tools.synth rotated seed 108: 10 words circled in red pen through their
     letters, then the photo turned 270 degrees): the pen turns light before the letters are read, >= 95% of cells
     without the list's help (measured 97.0%; 88.7% with the pen read as ink)."""
     image, truth = synth.condition_case("rotated", 108)
@@ -197,7 +197,7 @@ def test_pen_circles_through_the_letters_are_read_past():
 
 
 def test_two_puzzles_on_one_page_are_solved_separately():
-    """A two-up sheet (scanner.synth: a 12x12 lined and a 10x10 gridless puzzle) gives one result per puzzle,
+    """A two-up sheet (tools.synth: a 12x12 lined and a 10x10 gridless puzzle) gives one result per puzzle,
     largest first, each with >= 97% of its cells right and its own words found."""
     words = ["APPLE", "BANANA", "CHERRY", "GRAPE", "LEMON", "MANGO", "PEACH", "PLUM"]
     big = synth.render_page(synth.make_puzzle(np.random.default_rng(3), 12, 12, words), cell_px=40)

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from conftest import SAMPLES
-from scanner import synth
+from tools import synth
 from solver import solve
 from solver.errors import BadInputError
 

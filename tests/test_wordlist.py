@@ -11,7 +11,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from conftest import corpus_items, list_score, truth_location
-from scanner import imaging, synth, wordlist
+from scanner import imaging, wordlist
+from tools import synth
 from scanner.engine import get_engine
 from scanner.cli import main
 from scanner.detect import find_grid, find_grids
@@ -145,7 +146,7 @@ def test_garbage_list_raises_no_words():
 
 def test_photo_texture_read_as_words_is_not_a_list():
     """A photo of a puzzle printed without a list, on a cloth that Tesseract reads as hundreds of specks and
-    scraps (scanner.synth condition nolist, seed 3, read with no time limit): two scraps came within two letters
+    scraps (tools.synth condition nolist, seed 3, read with no time limit): two scraps came within two letters
     of grid strings (CEWRS, Sonr¥ for CEWSS, SPORT) and were taken for its list, so its hidden words were never
     looked for."""
     image, truth = synth.condition_case("nolist", 3)
@@ -154,7 +155,7 @@ def test_photo_texture_read_as_words_is_not_a_list():
 
 
 def test_list_columns_the_page_reading_missed_are_read_along_the_grid():
-    """A newsprint page (scanner.synth condition newsprint, seed 41) whose list of four columns sits over the
+    """A newsprint page (tools.synth condition newsprint, seed 41) whose list of four columns sits over the
     show-through of the other side's grid: the page's reading found two words of the last columns, and the block
     read round the entries found took in only the first two columns (10 of 20 words)."""
     image, truth = synth.condition_case("newsprint", 41)
@@ -735,7 +736,7 @@ def test_the_list_block_is_read_when_the_page_took_all_the_time():
 
 
 def test_the_grids_sides_are_read_when_the_page_took_all_the_time():
-    """A photo on a light, blotchy ground through the pipeline (scanner.synth lowercase seed 287), on a machine so
+    """A photo on a light, blotchy ground through the pipeline (tools.synth lowercase seed 287), on a machine so
     slow that the page's reading gets through only the ground's scraps in the list's time: the grid's sides, read
     each as a block, find the list, and its block and the page below it are read in their own time: 20 of 20
     words. Before, the sides were left no time; the words spotted round the grid made 18, and 14 when only the

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from conftest import list_score, truth_location
-from scanner import synth, wordspot
+from scanner import wordspot
+from tools import synth
 from scanner.classify import CLASSES
 from scanner.wordlist import grid_key, read_word_list
 

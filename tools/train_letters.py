@@ -2,7 +2,7 @@
 
 Cells are cut from generated pages exactly as the scanner cuts them (rectify at the grid's corners, made a
 little wrong on purpose as detection would; flatten; centre on the ink). The model of capitals learns from
-ordinary pages, photos and scans (scanner.synth.random_case) and the hard conditions dim, small, handwritten,
+ordinary pages, photos and scans (tools.synth.random_case) and the hard conditions dim, small, handwritten,
 newsprint and tiny; the model of lower-case grids (--model lower) from the lowercase condition (pages, photos,
 scans); the model of lists (--model lists) from the lowercase condition and, one page in four each, hand-lettered
 pages and night photos in lower case (lists are printed in lower case in every condition, and word spotting
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scanner import classify, ocr  # noqa: E402
 from scanner.detect import GridLocation, rectify  # noqa: E402
 from scanner.pipeline import CELL_PX  # noqa: E402
-from scanner.synth import FONT_DIR, condition_case, random_case  # noqa: E402
+from tools.synth import FONT_DIR, condition_case, random_case  # noqa: E402
 
 SOURCES = {"capitals": ("random", "dim", "handwritten", "small", "handwritten", "newsprint", "handwritten", "tiny",
                         "random", "handwritten"),  # hand lettering varies most: it needs the most pages

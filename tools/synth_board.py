@@ -8,7 +8,7 @@
   some tiles framed in bonus colours.
 * ``render_tray``: a physical Boggle tray seen from above (cream dice in a blue plastic grid, each die turned by
   0/90/180/270 degrees on its own, M/W/N/Z underlined, a "Qu" face), then photographed through
-  scanner.synth.simulate_photo (perspective, rotation, shadow, blur, noise, JPEG).
+  tools.synth.simulate_photo (perspective, rotation, shadow, blur, noise, JPEG).
 
 The truth follows the corpus sidecar schema (``puzzle: "boggle"``, ``grid`` rows of space-separated tiles,
 ``tiles``) plus ``points`` (each tile's corner score, or null), ``turns`` (quarter turns counter-clockwise of each
@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner.synth import FONT_DIR, make_background, simulate_photo
+from tools.synth import FONT_DIR, make_background, simulate_photo
 
 LETTER_FREQ = {
     "E": 12.0, "T": 9.1, "A": 8.2, "O": 7.5, "I": 7.0, "N": 6.7, "S": 6.3, "H": 6.1, "R": 6.0, "D": 4.3, "L": 4.0,

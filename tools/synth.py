@@ -483,7 +483,7 @@ def _notes(lined: bool, frame: int, inverted: bool, layout: str, font_path: str)
         parts.append("white on dark")
     parts.append(f"word list {layout}" if layout != "none" else "no word list")
     parts.append(f"font {Path(font_path).stem}")
-    return "synthetic page from scanner.synth: " + ", ".join(parts)
+    return "synthetic page from tools.synth: " + ", ".join(parts)
 
 
 def add_pen_marks(image: np.ndarray, truth: dict, rng: np.random.Generator, *, circled: float = 0.3,
@@ -540,7 +540,7 @@ def compose_pages(pages: list[tuple[np.ndarray, dict]], *, columns: int = 2, gap
             x += im.shape[1] + gap
         y += h + gap
     return sheet, {"kind": "rendered", "puzzle": "wordsearch", "image_size": [width, height], "exif_orientation": 1,
-                   "puzzles": truths, "notes": f"synthetic sheet of {len(pages)} puzzles from scanner.synth"}
+                   "puzzles": truths, "notes": f"synthetic sheet of {len(pages)} puzzles from tools.synth"}
 
 
 # ---------------------------------------------------------------------------------------------------------------
