@@ -66,6 +66,11 @@ SQUARE = (0.7, 1.4)
 NO_RULE = 0.5
 """A lattice line along less than this share of whose length a rule runs has none (see _rules): where no line
 between a lattice's cells has one, the grid is unruled."""
+TURNED_BY = 0.5
+"""How much more uniform (see _uniform) a lattice's letters' widths must be than their heights for its page to
+be taken as turned sideways, their height lying along x: a turned grid's letters measure 0.97 against 0.28 (a
+turned I is as wide as a letter is tall, not as tall), while the rule crossings of a grainy newsprint grid,
+alike in width, measure 0.90 against 0.44."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +107,6 @@ class _Lattice:
     c1: int
     r0: int
     r1: int
-    letter_h: float
     nodes: int  # lattice nodes inside the rectangle holding a letter blob
     resid: float  # RMS distance (pitches) of those blobs from their nodes
     width_frac: float  # median letter width / column pitch
@@ -934,13 +938,18 @@ def _uniform(sizes: np.ndarray) -> float:
 
 
 def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | None:
-    """Fit lattice -> image to a linked cluster, then settle the row/column extent on all blobs."""
+    """Fit lattice -> image to a linked cluster, then settle the row/column extent on all blobs.
+
+    Blobs are sized against the cluster's letters along the axis their height lies on: y on an upright or
+    upside-down page, x on one turned sideways (letters share their height, not their width: the more uniform of
+    the two, by TURNED_BY). Judged by their length instead, the short words of a line of print beside a turned
+    grid pass for letters, and the line for one more row or column of the grid."""
     pts = np.c_[b.x[members], b.y[members]]
     H, inl = cv2.findHomography(ij, pts, cv2.RANSAC, 0.3 * float(np.median(b.h[members])) + 1.0)
     if H is None or inl.sum() < 12:
         return None
     keep = inl.ravel().astype(bool)
-    letter_h = float(np.median(b.h[members][keep]))
+    tall = 0 if _uniform(b.w[members][keep]) > _uniform(b.h[members][keep]) + TURNED_BY else 1  # letters' height axis
     ij = ij[keep]
     lo = [int(ij[:, 0].min()), int(ij[:, 1].min())]  # [c0, r0]
     hi = [int(ij[:, 0].max()), int(ij[:, 1].max())]  # [c1, r1]
@@ -961,12 +970,12 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
         extent = np.c_[b.w / px, b.h / py]
         area = b.area / (px * py)
         if letter is None:
-            letter = (float(np.median(extent[members[keep], 1])), float(np.median(area[members[keep]])),
-                      float(np.median(extent[members[keep], 0])))
+            letter = (float(np.median(extent[members[keep], tall])), float(np.median(area[members[keep]])),
+                      float(np.median(extent[members[keep], 1 - tall])))
             # Lower case mixes x-height letters, ascenders and descenders (a row of a, c, e, m, n stands 30%
             # lower than one of b, d, f, h, k): the size checks widen by the grid's own spread, up to 1.5.
-            spread = float(np.clip(imaging.height_spread(extent[members[keep], 1]) / 1.1, 1.0, 1.5))
-        hrel = extent[:, 1] / letter[0]
+            spread = float(np.clip(imaging.height_spread(extent[members[keep], tall]) / 1.1, 1.0, 1.5))
+        hrel = extent[:, tall] / letter[0]
         size_ok = (hrel > 0.6 / spread) & (hrel < 1.6 * spread)
         on = size_ok & (np.abs(uv - rnd) < NODE_TOL).all(1)
         # Only solid, letter-sized blobs count against a row/column: not I's, nor pieces of broken ruled lines
@@ -984,13 +993,13 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             other = n_uv[:, 1 - axis]
             band = (np.abs(n_uv[:, axis] - k) < 0.5) & (other > lo[1 - axis] - 0.5) & (other < hi[1 - axis] + 0.5)
             inside = band & n_size
-            hits = inside & n_on & (n_extent[:, 0] < WIDE * letter[2])
+            hits = inside & n_on & (n_extent[:, 1 - tall] < WIDE * letter[2])
             span = hi[1 - axis] - lo[1 - axis] + 1
             nodes = len(np.unique(n_rnd[hits, 1 - axis]))
             # A thin outline or rule breaks into dashes a letter high where it steps a pixel: too narrow for
             # letters, though not always slender enough to be flagged. (A column narrower than this throughout
             # would be all I's.)
-            thin = n_slender | (n_extent[:, 0] < 0.4 * letter[2]) if axis == 0 else n_slender
+            thin = n_slender | (n_extent[:, 1 - tall] < 0.4 * letter[2]) if axis == 1 - tall else n_slender
             stout = len(np.unique(n_rnd[hits & ~thin, 1 - axis]))
             if nodes < 0.3 * span or stout < 0.5 * nodes:
                 return 0  # too few letters, or mostly strokes: the pieces of a frame or ruled line
@@ -1068,7 +1077,7 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
     resid = float(np.sqrt(np.mean((uv[inside] - rnd[inside]) ** 2)))
     mid = _apply(H, np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], [(lo[0] + hi[0]) / 2 + 1, (lo[1] + hi[1]) / 2]]))
     width_frac = float(np.median(b.w[inside])) / max(float(np.linalg.norm(mid[1] - mid[0])), 1e-6)
-    lat = _Lattice(H=H, c0=lo[0], c1=hi[0], r0=lo[1], r1=hi[1], letter_h=letter_h, nodes=nodes,
+    lat = _Lattice(H=H, c0=lo[0], c1=hi[0], r0=lo[1], r1=hi[1], nodes=nodes,
                    resid=resid, width_frac=width_frac, height_frac=float(np.median(extent[inside, 1])),
                    blob_ids=np.flatnonzero(inside),
                    uniform=max(_uniform(extent[inside, 1]), _uniform(extent[inside, 0])),

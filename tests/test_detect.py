@@ -444,6 +444,17 @@ def test_grainy_rules_still_close_the_frame_when_turned(corpus_dir, turns):
     assert (found.rows, found.cols) == (15, 15)
 
 
+def test_a_line_of_print_beside_a_turned_grid_is_not_a_column_of_it() -> None:
+    """A ruled 11x8 page turned 90 degrees (tools.synth condition rotated, seed 956): its line of instructions,
+    half a cell from the grid's first row, is a column of short words beside it, each as long as a letter is tall.
+    Sized by their height across the column (the axis the letters' height lies on when turned), they are too
+    small for letters, and the grid is 8x11 with its corners in place, as upright (8x12 before)."""
+    image, truth = synth.condition_case("rotated", 956)
+    loc = find_grid(image, "turned page")
+    assert (loc.rows, loc.cols) == (8, 11)
+    assert _turned_corner_error(loc, truth) < CORNER_TOL
+
+
 def test_a_lattice_of_rule_crossings_gives_the_cells_round_them() -> None:
     """A 350x262 photo of a white-on-dark ruled 8x8, turned 90 degrees (tools.synth condition rotated, seed
     249): blurred, its letters break up while the light rules' crossings stand apart, a 7x7 lattice half a cell
