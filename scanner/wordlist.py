@@ -1556,11 +1556,12 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
-    entries, judged, chosen, T, at_edge = _read_list(image, grids, loc, letters, unsure, engine, left, REACH)
+    first = _read_list(image, grids, loc, letters, unsure, engine, left, REACH)
+    entries, judged, chosen, T, at_edge, soft = first
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
         wider = _read_list(image, grids, loc, letters, unsure, engine, left, WIDE_REACH)
         if len(wider[2]) > len(chosen):
-            entries, judged, chosen, T, _ = wider
+            entries, judged, chosen, T = _with_first(wider, first, letters)
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
     (x0, y0), (x1, y1), _ = _block(entries, chosen, 0.5)  # a frame clear of the letters
@@ -1569,12 +1570,31 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
 
 
+def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_Entry], list, list[int], np.ndarray]:
+    """(entries, verdicts, the chosen ones, map) of the ``wider`` reading of a list (see _read_list) with the list
+    entries of the ``first``, narrower one merged in where they are better read: each reading's layout analysis
+    loses lines the other keeps (the first lines of a night photo's list, read only from the narrower page)."""
+    entries, judged, chosen, T, _, soft = wider
+    M = T @ np.linalg.inv(first[3])  # the first reading's page px -> the wider one's
+    scale = float(np.sqrt(abs(np.linalg.det(M[:2, :2]))))
+    moved = []
+    for i in first[2]:
+        e = first[0][i]
+        x0, y0, x1, y1 = e.box
+        q = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), M)[0]
+        moved.append(replace(e, box=(*q.min(axis=0), *q.max(axis=0)), height=e.height * scale, boxes=[]))
+    words = functools.partial(_grid_words, tuple(letters))
+    both = _merge((entries, judged), (moved, [first[1][i] for i in first[2]]), words, soft)
+    merged = _choose(*both, letters, soft)
+    return merged[:3] + (T,) if len(merged[2]) >= len(chosen) else (entries, judged, chosen, T)
+
+
 def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], unsure: tuple, engine,
                left: Callable[[], float | None],
-               reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray, bool]:
+               reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool]:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
-    EDGE_LINES lines of an edge where the read page was cut) of the list read from the page cut to ``reach`` grid
-    sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
+    EDGE_LINES lines of an edge where the read page was cut, whether its print is soft) of the list read from the
+    page cut to ``reach`` grid sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
     pitch = None
     if loc is not None:
         c = np.asarray(loc.corners, np.float64)
@@ -1665,4 +1685,4 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # only where the page was cut: a list that ends at the picture's own edge has nothing more to read
         at_edge = bool(np.any((lo < EDGE_LINES * h) & (page.min(axis=0) < -1)) or
                        np.any((hi > size - EDGE_LINES * h) & (page.max(axis=0) > size + 1)))
-    return entries, judged, chosen, T, at_edge
+    return entries, judged, chosen, T, at_edge, soft

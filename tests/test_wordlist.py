@@ -675,6 +675,19 @@ def test_a_list_longer_than_the_grid_is_read_to_its_end():
     assert recovered >= 17 and spurious <= 1, puzzle.word_list.words
 
 
+def test_the_wider_reading_keeps_the_lines_the_first_one_read():
+    """A night photo of a 20-entry column below its grid (tools.synth dim seed 7), run on past the part of the page
+    first read: that reading has the first 16 entries; the wider one the rest but not SHOWER and SNOW at the top,
+    and two scraps of the page round it (CANE, LOUD) in their place. The two are merged: 20 of 20, nothing else
+    (18 and 2 scraps when the longer reading was kept whole)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 7)
+    puzzle = solve_image(image, source="dim 7", words=None)[0]
+    recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
+    assert recovered == 20 and spurious == 0, puzzle.word_list.words
+
+
 def test_a_column_of_small_print_is_read_on_past_the_block_first_read():
     """A single column of 20 small entries below a 29x29 grid of tiny letters (synth tiny 63, its grid where the
     generator put it): the page's reading finds none of it, the grid's side, read as a block, its top dozen
