@@ -402,8 +402,8 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
     a photo's edge columns, a last row that fits its lattice loosely, or tall letters joined to the rules left
     them out (8x6, 11x12 and 12x8 grids of 8x8, 12x12 and 12x12)."""
     grown = dict.fromkeys(("c0", "c1", "r0", "r1"), 0)
+    rules = _rules(gray, lat, px)
     while True:
-        rules = _rules(gray, lat, px)
         unruled = np.max(np.r_[rules[0][1:-1], rules[1][1:-1]], initial=0.0) < NO_RULE
         for side, count in grown.items():
             if count == most:
@@ -412,6 +412,7 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
             dark = _lattice_ink(gray, bigger, px)
             if _closes(dark, side, px) or unruled and _boxed(dark, rules, bigger, side, px):
                 lat, grown[side] = bigger, count + 1
+                rules = _rule_shares(dark, lat, px)  # the grown lattice's rules, from the ink just warped
                 break
         else:
             return lat

@@ -1557,7 +1557,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
     first = _read_list(image, grids, loc, letters, unsure, engine, left, REACH)
-    entries, judged, chosen, T, at_edge, soft = first
+    entries, judged, chosen, T, at_edge, _ = first
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
         wider = _read_list(image, grids, loc, letters, unsure, engine, left, WIDE_REACH)
         if len(wider[2]) > len(chosen):
