@@ -891,7 +891,8 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
 
 def _split_unmatched(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
     """Split multi-word entries the grid does not know (list columns read as one line: "summer robot") into
-    their words when all of them, or all but one, are in the grid."""
+    their words when all of them, or all but one, are in the grid. Words of under three letters go (a list's
+    number 17 read as "Ar" before TUNA): a grid holds any pair by chance."""
     out_entries, out_judged = [], []
     for entry, verdict in zip(entries, judged):
         if len(entry.boxes) > 1 and verdict[1] in ("absent", "ambiguous"):
@@ -899,8 +900,9 @@ def _split_unmatched(entries: list[_Entry], judged: list, letters: list[str]) ->
             verdicts = correct_entries([(e.raw, e.text) for e in parts], letters, [e.conf for e in parts])
             known = sum(v[1] in ("exact", "corrected") and len(grid_key(v[0].word)) >= 3 for v in verdicts)
             if len(parts) > 1 and known >= max(1, len(parts) - 1):
-                out_entries += parts
-                out_judged += verdicts
+                kept = [k for k, e in enumerate(parts) if len(grid_key(e.text)) >= 3]  # as _candidates keeps
+                out_entries += [parts[k] for k in kept]
+                out_judged += [verdicts[k] for k in kept]
                 continue
         out_entries.append(entry)
         out_judged.append(verdict)
@@ -963,16 +965,21 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     # A lone 4-letter word is no evidence: a grid of random letters spells several (junk read off a photo's
     # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for); nor are
     # two readings the grid could only correct (of hundreds of specks read off a cloth, CEWRS and Sonr¥ came
-    # within two letters of CEWSS and SPORT). Of small or hand-lettered print Tesseract reads most words a letter
-    # or two off: entries that guess a grid word count towards the share, not towards the evidence.
-    def evidence(confirmed: list[int]) -> bool:
+    # within two letters of CEWSS and SPORT), unless two more entries of their block guess grid words (a
+    # hand-lettered list of six read PPLE, PRIEOT, LINE and NELON). Of small or hand-lettered print Tesseract reads
+    # most words a letter or two off: entries that guess a grid word count towards the share, and alone are no
+    # evidence.
+    def guesses(group: list[int]) -> int:
+        return sum(guessed(i) is not None for i in group if i not in backing[id(group)])
+
+    def evidence(group: list[int]) -> bool:
+        confirmed = backing[id(group)]
         exact = [i for i in confirmed if judged[i][1] == "exact"]
         return len(confirmed) >= 3 or (bool(exact) and (len(confirmed) > 1 or
-                                                        len(grid_key(judged[exact[0]][0].word)) >= 5))
+                                                        len(grid_key(judged[exact[0]][0].word)) >= 5)) or (
+            len(confirmed) == 2 and guesses(group) >= 2)
 
-    chosen = [g for g in groups if evidence(backing[id(g)])
-              and len(backing[id(g)]) + sum(guessed(i) is not None for i in g if i not in backing[id(g)])
-              >= 0.4 * len(g)]
+    chosen = [g for g in groups if evidence(g) and len(backing[id(g)]) + guesses(g) >= 0.4 * len(g)]
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
     trusted = bool(chosen)
     if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
@@ -1459,7 +1466,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     word one or two letters longer that the grid spells (whole, or but for a misread cell: see
     _near_grid_words), not listed, taken as that word where the entry's print fits it better by LONGER (see
     wordspot.word_fits): Tesseract drops a blurred first or last letter, and what it leaves is in the grid too,
-    inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30). Not its plural or past form: lists are
+    inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30); a reading that is no word need only fit
+    about as well as the word. Not its plural or past form: lists are
     mostly singular, and a misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word
     few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen)."""
     from wordfreq import zipf_frequency
@@ -1484,7 +1492,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         box = tuple(int(round(v)) for v in e.box)
         fit = wordspot.word_fits(flat, box, e.height, [key] + longer)
         best = int(np.argmax(fit[1:])) + 1
-        if fit[best] >= fit[0] + LONGER:
+        # a reading that is no word is a fragment: the word need only fit as well (ANJO of "BANJO", 0.35 to 0.36)
+        if fit[best] >= fit[0] + (LONGER if _words(entry.word) else -LONGER):
             word = printed.get(longer[best - 1], longer[best - 1])
             judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
             listed.add(longer[best - 1])
