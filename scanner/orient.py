@@ -41,7 +41,9 @@ MARGIN = 5.0
 """... and this much better than the picture as shot (corpus, right turns: 6-50 better, 74-96 absolute)."""
 CLEAR = 0.06
 """When Tesseract reads no turn surely (SURE), the classifier's turn is taken if its mean certainty there beats
-every other turn's by this much (its wrong turns led by at most 0.068; see bench/orientation.py)."""
+every other turn's by this much (its wrong turns led by at most 0.068; see bench/orientation.py), or Tesseract's
+turn's where it is that turn upside down (lower-case pages of seeds 940-999 in four turns: right at 0.11 and
+0.15, wrong at most 0.009 ahead)."""
 LOWER_BY = 0.12
 """Letters read as lower case, well but under SURE, are capitals if the classifier's capitals model is surer of
 them than its lower-case model by this much (mean certainty, 0..1; hand-lettered capitals of uneven height, read
@@ -234,10 +236,15 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         models = ("lower", "capitals") if read_lower else ("capitals",)
         scores = {turn: max(turns_by(model)[turn] for model in models) for turn in turns_by(models[0])}
         ranked = sorted(scores, key=scores.get, reverse=True)
-        if len(ranked) > 1 and ranked[0] != best and scores[ranked[0]] >= scores[ranked[1]] + CLEAR:
-            best = ranked[0]
-            letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
-            readings = _readings(letters, (0,), engine, alphabet)
+        # Upside down, lower case is letters still (p d, n u): Tesseract reads it about as well either way up,
+        # so there the classifier need only clearly prefer its turn to Tesseract's, not to every other (a
+        # lower-case grid upright at 0.97, upside down at 0.82, sideways at 0.91 was read upside down).
+        if len(ranked) > 1 and ranked[0] != best:
+            rival = best if ranked[0] == (best + 2) % 4 else ranked[1]
+            if scores[ranked[0]] >= scores[rival] + CLEAR:
+                best = ranked[0]
+                letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
+                readings = _readings(letters, (0,), engine, alphabet)
     lower = _lower(readings, letters)
     if lower is None or (lower and readings[_best(readings)][0] < SURE):  # the classifier decides, or may overrule
         sure = {model: sureness(model, best) for model in ("lower", "capitals")}
