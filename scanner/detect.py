@@ -71,6 +71,11 @@ TURNED_BY = 0.5
 be taken as turned sideways, their height lying along x: a turned grid's letters measure 0.97 against 0.28 (a
 turned I is as wide as a letter is tall, not as tall), while the rule crossings of a grainy newsprint grid,
 alike in width, measure 0.90 against 0.44."""
+INK_SHARE, FAINT_SHARE = 0.25, 0.15
+"""Ink is INK_SHARE of the way from the paper to the darkest ink near it (see _lattice_inks); rules that close a
+lattice's new line (see _closes) are found at FAINT_SHARE, for thin rules printed light grey beside a black frame
+and dark hand lettering fall under a quarter along most of their length (a hand-lettered 11x11 in perspective,
+its lattice three columns short, grew back one: 11x9)."""
 
 
 @dataclass(frozen=True)
@@ -353,11 +358,16 @@ def _coloured_ink(bright: np.ndarray, dark: np.ndarray, corners: np.ndarray) -> 
 
 
 def _lattice_ink(gray: np.ndarray, lat: _Lattice, px: int) -> np.ndarray:
+    """The lattice's ink at INK_SHARE (see _lattice_inks)."""
+    return _lattice_inks(gray, lat, px, (INK_SHARE,))[0]
+
+
+def _lattice_inks(gray: np.ndarray, lat: _Lattice, px: int, shares: tuple[float, ...]) -> tuple[np.ndarray, ...]:
     """The lattice's grid, and a cell round it, warped to ``px`` pixels a cell with the lighting flattened: ink
-    1 on 0. Ink is a quarter of the way from the paper to the darkest ink within two cells (rules are often
-    printed light grey, and glare over part of a photo makes its ink grey), where that ink is MIN_CONTRAST grey
-    levels darker than the paper at all (not grain on blank paper). The lattice's outer boundaries lie at
-    ``px`` and ``px`` + cols x ``px`` (x), ``px`` and ``px`` + rows x ``px`` (y)."""
+    1 on 0, for each of ``shares``. Ink is that share of the way from the paper to the darkest ink within two cells
+    (rules are often printed light grey, and glare over part of a photo makes its ink grey), where that ink is
+    MIN_CONTRAST grey levels darker than the paper at all (not grain on blank paper). The lattice's outer
+    boundaries lie at ``px`` and ``px`` + cols x ``px`` (x), ``px`` and ``px`` + rows x ``px`` (y)."""
     to_lattice = np.array([[1 / px, 0, lat.c0 - 1.5], [0, 1 / px, lat.r0 - 1.5], [0, 0, 1]])
     size = (lat.cols * px + 2 * px, lat.rows * px + 2 * px)
     flat = cv2.warpPerspective(gray, np.linalg.inv(lat.H @ to_lattice), size, flags=cv2.INTER_AREA,
@@ -365,7 +375,8 @@ def _lattice_ink(gray: np.ndarray, lat: _Lattice, px: int) -> np.ndarray:
     flat = imaging.flatten(flat, imaging.paper(flat, px, premedian=3))
     paper = float(np.percentile(flat, 80))
     ink = cv2.GaussianBlur(cv2.erode(flat, np.ones((2 * px + 1, 2 * px + 1), np.uint8)).astype(np.float32), (0, 0), px)
-    return ((flat < paper - 0.25 * (paper - ink)) & (paper - ink > MIN_CONTRAST)).astype(np.uint8)
+    return tuple(((flat < paper - share * (paper - ink)) & (paper - ink > MIN_CONTRAST)).astype(np.uint8)
+                 for share in shares)
 
 
 def _runs(dark: np.ndarray, px: int) -> np.ndarray:
@@ -409,8 +420,8 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
             if count == most:
                 continue
             bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
-            dark = _lattice_ink(gray, bigger, px)
-            if _closes(dark, side, px) or unruled and _boxed(dark, rules, bigger, side, px):
+            dark, faint = _lattice_inks(gray, bigger, px, (INK_SHARE, FAINT_SHARE))
+            if _closes(dark, faint, side, px) or unruled and _boxed(dark, rules, bigger, side, px):
                 lat, grown[side] = bigger, count + 1
                 rules = _rule_shares(dark, lat, px)  # the grown lattice's rules, from the ink just warped
                 break
@@ -446,19 +457,20 @@ def _boxed(dark: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Latt
     return float(np.mean(cells > INKED)) >= 0.5 and bounds.mean() <= APART * centres.mean()
 
 
-def _closes(dark: np.ndarray, side: str, px: int) -> bool:
-    """Whether the outer row or column ``side`` (c0, c1, r0, r1) of a lattice (its ink ``dark``: see _lattice_ink)
-    is a line of the grid's ruled cells: the rules between the cells run across it (RULE of their length there, FADED where the rule beyond runs
-    its whole length and every cell holds a letter's ink), most of its cells hold ink, and a rule closes it on the
-    far side (along BEYOND of its length: glare breaks it)."""
-    RULE, FADED, BEYOND, INKED = 0.85, 0.6, 0.7, 0.03
-    if side in ("r0", "r1"):
-        dark = np.ascontiguousarray(dark.T)  # rows become columns: one check for both
+def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
+    """Whether the outer row or column ``side`` (c0, c1, r0, r1) of a lattice (its ink ``dark``, and ``faint``
+    where its rules are looked for: see _lattice_inks) is a line of the grid's ruled cells: the rules between the
+    cells run across it (RULE of their length there, FADED where the rule beyond runs its whole length and every
+    cell holds a letter's ink), most of its cells hold ink, not all alike (UNEVEN), and a rule closes it on the far
+    side (along BEYOND of its length: glare breaks it)."""
+    RULE, FADED, BEYOND, INKED, UNEVEN = 0.85, 0.6, 0.7, 0.03, 0.9
+    if side in ("r0", "r1"):  # rows become columns: one check for both
+        dark, faint = np.ascontiguousarray(dark.T), np.ascontiguousarray(faint.T)
     new = slice(px, 2 * px) if side in ("c0", "r0") else slice(-2 * px, -px)
     outer = px if side in ("c0", "r0") else dark.shape[1] - px
     near = round(0.3 * px)
-    across = _runs(np.ascontiguousarray(dark.T), px).T  # rules along y
-    along = _runs(dark, px)  # rules along x, across the new line of cells
+    across = _runs(np.ascontiguousarray(faint.T), px).T  # rules along y
+    along = _runs(faint, px)  # rules along x, across the new line of cells
     beyond = across[px:-px, outer - near:outer + near + 1].any(axis=1).mean()
     bounds = [along[px + k * px - near:px + k * px + near + 1, new].any(axis=0).mean()
               for k in range(dark.shape[0] // px - 1)]
@@ -469,7 +481,11 @@ def _closes(dark: np.ndarray, side: str, px: int) -> bool:
     # cell (not a solid ground: the paper round a white-on-dark panel, turned dark) let the rules across show
     # along less of the line.
     rule = FADED if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else RULE
-    return beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
+    # Nor is a line of cells alike in ink one of letters, whatever runs across it: letters differ (an I, an M; the
+    # least inked cell of a line held 0.28-0.55 where the median held 0.48-0.80), while the paper round a
+    # white-on-dark panel, turned dark, fills every cell alike (0.88 or 1.0 in each).
+    return (beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
+            and ink.min() < UNEVEN * np.median(ink))
 
 
 def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
