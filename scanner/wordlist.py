@@ -1467,9 +1467,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     _near_grid_words), not listed, taken as that word where the entry's print fits it better by LONGER (see
     wordspot.word_fits): Tesseract drops a blurred first or last letter, and what it leaves is in the grid too,
     inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30); a reading that is no word need only fit
-    about as well as the word. Not its plural or past form: lists are
-    mostly singular, and a misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word
-    few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen)."""
+    about as well as the word. Not its plural or past form: lists are mostly singular, and a misread cell after a
+    word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which
+    web2 lists and wordfreq has never seen)."""
     from wordfreq import zipf_frequency
 
     from solver.dictionary import INFLECTIONS
@@ -1492,7 +1492,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         box = tuple(int(round(v)) for v in e.box)
         fit = wordspot.word_fits(flat, box, e.height, [key] + longer)
         best = int(np.argmax(fit[1:])) + 1
-        # a reading that is no word is a fragment: the word need only fit as well (ANJO of "BANJO", 0.35 to 0.36)
+        # a reading that is no word is a fragment: the word need only fit about as well (ANJO of BANJO, 0.35 to 0.36)
         if fit[best] >= fit[0] + (LONGER if _words(entry.word) else -LONGER):
             word = printed.get(longer[best - 1], longer[best - 1])
             judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
