@@ -959,6 +959,7 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     groups = _clusters(entries)
     backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
 
+    @functools.cache  # asked for the evidence, the share and the entry itself
     def guessed(i: int) -> str | None:
         return _guess(entries[i], judged[i], words, soft) if words is not None else None
 
