@@ -40,6 +40,10 @@ INK_VARIANTS = (("light", "otsu"), ("heavy", "otsu"), ("light", "strict"), ("non
 comes after the others: it keeps the hairline strokes of small print that even a 3x3 median erases, but also
 keeps the noise. Faint comes last: grey print of a night photo, whose thin rules break into specks that join the
 letters at any darker threshold."""
+LAST_RESORT = ("light", "core")
+"""The binarisation tried when none of INK_VARIANTS lines up anything at all: bold letters that a night photo's
+blur ran together, one blob a row, part at their strokes' cores. (Tried with the others, its lattice of a blurred
+hand-lettered grid's pieces and title outnumbered the grid.)"""
 PIECES = 0.6
 """A lattice whose letters are under this share of the width of a full grid's letters where it lies is made of
 their pieces (see _loose)."""
@@ -464,16 +468,14 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
     cell holds a letter's ink), most of its cells hold ink, not all alike (UNEVEN), and a rule closes it on the far
     side (along BEYOND of its length: glare breaks it)."""
     RULE, FADED, BEYOND, INKED, UNEVEN = 0.85, 0.6, 0.7, 0.03, 0.9
+    bounds = _across(faint, side, px)
     if side in ("r0", "r1"):  # rows become columns: one check for both
         dark, faint = np.ascontiguousarray(dark.T), np.ascontiguousarray(faint.T)
     new = slice(px, 2 * px) if side in ("c0", "r0") else slice(-2 * px, -px)
     outer = px if side in ("c0", "r0") else dark.shape[1] - px
     near = round(0.3 * px)
-    across = _runs(np.ascontiguousarray(faint.T), px).T  # rules along y
-    along = _runs(faint, px)  # rules along x, across the new line of cells
-    beyond = across[px:-px, outer - near:outer + near + 1].any(axis=1).mean()
-    bounds = [along[px + k * px - near:px + k * px + near + 1, new].any(axis=0).mean()
-              for k in range(dark.shape[0] // px - 1)]
+    along_y = _runs(np.ascontiguousarray(faint.T), px).T
+    beyond = along_y[px:-px, outer - near:outer + near + 1].any(axis=1).mean()
     ink = np.array([dark[px + k * px + px // 4:px + (k + 1) * px - px // 4, new][:, px // 4:-(px // 4)].mean()
                     for k in range(dark.shape[0] // px - 2)])
     inked = float(np.mean(ink > INKED))
@@ -488,6 +490,18 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
             and ink.min() < UNEVEN * np.median(ink))
 
 
+def _across(dark: np.ndarray, side: str, px: int) -> np.ndarray:
+    """For each boundary between the cells of the outer row or column ``side`` (c0, c1, r0, r1) of a lattice (its
+    ink ``dark``: see _lattice_inks), the share of that line's width along which a rule runs across it."""
+    if side in ("r0", "r1"):  # rows become columns: one check for both
+        dark = np.ascontiguousarray(dark.T)
+    new = slice(px, 2 * px) if side in ("c0", "r0") else slice(-2 * px, -px)
+    near = round(0.3 * px)
+    along = _runs(dark, px)  # rules along x, across the line of cells
+    return np.array([along[px + k * px - near:px + k * px + near + 1, new].any(axis=0).mean()
+                     for k in range(dark.shape[0] // px - 1)])
+
+
 def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     """The lattice without outer rows or columns that lie outside the grid's frame: a line of text above a
     ruled or boxed grid (an instruction, a title in a monospaced face) can line up with its columns. Such a row
@@ -499,15 +513,23 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     8x8's lattice so that its bottom rule showed along 0.77), or if no rule runs between the grid's other rows
     and columns: an unruled grid's box may stand off its letters at the other sides, and then only its edge
     between the line and the grid falls on a cell boundary."""
-    RULE = 0.85
-    rows, cols = _rules(gray, lat)
-    unruled = np.max(np.r_[rows[2:-2], cols[2:-2]], initial=0.0) < NO_RULE
+    RULE, px = 0.85, 16
+    dark = _lattice_ink(gray, lat, px)
+    rows, cols = _rule_shares(dark, lat, px)
+    inner = np.r_[rows[2:-2], cols[2:-2]]
+    unruled = np.max(inner, initial=0.0) < NO_RULE
+    ruled = inner.size > 0 and float(np.median(inner)) >= RULE
     # An unruled grid's box edge is found along only part of its length when the lattice leans with a line of
     # hand lettering it took in (0.59, and none on the line's far side); a box half a cell off the letters shows
-    # on both sides of its last cells alike (0.45 and 0.5).
+    # on both sides of its last cells alike (0.45 and 0.5). So does a ruled grid's frame under a line that leaned
+    # its lattice further (0.55, where the rules inside showed along 0.9 and more, and not a dot beyond the line),
+    # where no rule runs across the line: a ruled grid's own last row, its frame faded away, has them.
     cut = [bool(len(side) > MIN_SIDE_CELLS + 1 and side[end] < NO_RULE and
-                (side[end + step] >= RULE or unruled and side[end + step] - side[end] >= NO_RULE))
-           for side in (rows, cols) for end, step in ((0, 1), (-1, -1))]
+                (side[end + step] >= RULE or (unruled or ruled and side[end] == 0.0 and
+                                              np.median(_across(dark, name, px)) < NO_RULE)
+                 and side[end + step] - side[end] >= NO_RULE))
+           for side, names in ((rows, ("r0", "r1")), (cols, ("c0", "c1")))
+           for (end, step), name in zip(((0, 1), (-1, -1)), names)]
     if not any(cut):
         return lat
     frame = [rows[1 if cut[0] else 0], rows[-2 if cut[1] else -1], cols[1 if cut[2] else 0],
@@ -556,6 +578,9 @@ def _search(work: np.ndarray) -> list[_Lattice]:
             lattices += found
             if _clean(found):
                 return lattices
+    if not lattices:
+        for inverted in _polarities(work):
+            lattices += _lattices(_letter_blobs(_ink_mask(255 - work if inverted else work, *LAST_RESORT)))
     return lattices
 
 
@@ -683,7 +708,8 @@ def _ink_mask(gray: np.ndarray, smoothing: str, threshold: str) -> np.ndarray:
     "none" also keeps strokes one pixel wide (thin small print on newsprint, which a median breaks into specks),
     "gauss" (sigma 1 px) evens out a night photo's sensor grain without eating its faint strokes.
     `threshold`: "otsu" follows the page's contrast; "strict" keeps only ink 30% darker than its surroundings
-    (blurred letters then stay apart from the rules); "faint" takes ink 12% darker (grey print on grey paper).
+    (blurred letters then stay apart from the rules); "faint" takes ink 12% darker (grey print on grey paper);
+    "core" only ink half as dark as its surroundings (bold letters blurred into each other part at their cores).
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
     smooth = {"heavy": lambda g: cv2.GaussianBlur(cv2.medianBlur(g, 5), (0, 0), 1.5),
@@ -696,7 +722,7 @@ def _ink_mask(gray: np.ndarray, smoothing: str, threshold: str) -> np.ndarray:
         # 20% darker than their surroundings are ink anyway.
         t = max(float(np.clip(t, 0.55 * 255, 0.88 * 255)), 0.8 * 255)
     else:
-        t = {"strict": 0.7, "faint": 0.88}[threshold] * 255
+        t = {"strict": 0.7, "faint": 0.88, "core": 0.5}[threshold] * 255
     return ((norm < t) * 255).astype(np.uint8)
 
 

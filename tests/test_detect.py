@@ -523,6 +523,18 @@ def test_a_hand_lettered_line_that_made_the_lattice_lean_is_not_a_row() -> None:
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_line_that_leaned_the_lattice_off_the_frame_itself_is_not_a_row() -> None:
+    """A hand-lettered ruled 11x11 (tools.synth condition handwritten, seed 1206) under an instruction line in a
+    handwriting face: the line made a 12x11 lattice leaning so far that the frame's own rule below the line fell
+    on the lattice's boundary along only 0.55 of its length, while the rules inside the grid showed along 0.9 and
+    more, and no cell was right. Where not a dot of a rule runs beyond a line of a ruled grid, a rule along half
+    its inner side is enough to cut it."""
+    image, truth = synth.condition_case("handwritten", 1206)
+    loc = find_grid(image, "hand-lettered page")
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"]) == (11, 11)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_an_unruled_grid_is_grown_to_the_box_round_it() -> None:
     """A small photo of a boxed, unruled 13x13 under glare (tools.synth condition small, seed 908): the glare
     over its last row left that row out of the lattice (12x13), though the box closes the grid a row further
@@ -531,3 +543,33 @@ def test_an_unruled_grid_is_grown_to_the_box_round_it() -> None:
     loc = find_grid(image, "boxed")
     assert (loc.rows, loc.cols) == (13, 13)
     assert _corner_error(loc, truth) < CORNER_TOL
+
+
+def test_a_ruled_grid_whose_frame_faded_keeps_its_last_row(corpus_dir) -> None:
+    """Corpus level_2_image_2.png (a ruled 7x8 in grey, its frame faint) photographed small as bench/accuracy.py
+    --corpus-conditions takes it: nothing at all runs along its last row's outer side, and the rule above that
+    row shows along 52% of it. A line of text above a frame has no rules across it; this row has them along its
+    whole width, so it stays."""
+    import zlib
+
+    name = "ShinyDuck-s-Wings__OCR-Word-Search-Solver/image/level_2_image_2.png"
+    upright = load_image(corpus_dir / name)
+    rng = np.random.default_rng([zlib.crc32(name.encode()), zlib.crc32(b"small")])
+    image, _ = synth.in_condition(upright, "small", 81.06, rng)
+    loc = find_grid(image, "level_2_image_2 photographed small")
+    assert (loc.rows, loc.cols) == (7, 8)
+
+
+def test_bold_letters_a_night_photo_ran_together_are_parted_at_their_cores(corpus_dir) -> None:
+    """Corpus undertale.png (a 6x16 of bold pixel-font capitals) at night as bench/accuracy.py --corpus-conditions
+    takes it (tools.synth.in_condition "dim", its random draws seeded by the image's name): motion blur joins
+    each row's letters into one blob at every threshold up to 0.7 of the paper, and no grid was found. Only the
+    strokes' cores, half as dark as the paper, part them: 6x16."""
+    import zlib
+
+    name = "SimeonAT__wordsearch-solver/tests/test7/undertale.png"
+    upright = load_image(corpus_dir / name)
+    rng = np.random.default_rng([zlib.crc32(name.encode()), zlib.crc32(b"dim")])
+    image, _ = synth.in_condition(upright, "dim", 22.98, rng)
+    loc = find_grid(image, "undertale at night")
+    assert (loc.rows, loc.cols) == (6, 16)
