@@ -120,6 +120,9 @@ LONGER_ZIPF = 2.0
 LONGER = 0.05
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
+WIDE = 1.3
+"""An entry's box is wide for what was read in it at this many times the list's median width per character
+(see _lengthened: the box of "watering can" read as "watering" is 1.47 times as wide for each letter)."""
 ABSENT_CONF = 70.0
 """An entry the grid does not have at all must be read at least this confidently to be kept (a misprint)."""
 GUESS_SHARE = 0.4
@@ -129,7 +132,7 @@ blurred print is misread by several letters (SOWENR for SOUVENIR, PLAREY for PLA
 the grid's words. Nor may it take more edits than half the letters read (a night photo's ROR became ARBOR)."""
 FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
 LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
-                    r"|[\dIlOoTASZBG&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.)
+                    r"|[\dIlOoTJASZBG&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.) J. (3.)
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
 TITLE = re.compile(r"\bword\s*(?:search|find|seek)", re.IGNORECASE)
@@ -1413,7 +1416,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     entries, judged, chosen = reading[:3]
     if chosen:
         h = _block(entries, chosen)[2]  # the list's text height, not its column mates'
-        lo, hi, _ = _block(entries, _column_mates(entries, chosen, h), 3)
+        lo, hi, mates_h = _block(entries, _column_mates(entries, chosen, h))
+        lo, hi = _across_grid(lo, hi, grid_box, 3 * mates_h)
     else:
         h = TARGET_INK_PX
         reach = SPOT_REACH * float(max(grid_box[1] - grid_box[0]))
@@ -1462,6 +1466,21 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     return [e for e, _ in out], [v for _, v in out]
 
 
+def _across_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.ndarray],
+                 margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """The block ``lo``, ``hi`` (x, y) of a list grown by ``margin``, and if it lies below or above the grid widened
+    to the grid's width, beside it lengthened to its height (with the margin beyond): a list is set across the
+    grid's side, and Tesseract can miss a whole column of it (a night photo's first column of five words, at the
+    sheet's edge)."""
+    clear = [lo[a] >= grid_box[1][a] or hi[a] <= grid_box[0][a] for a in (0, 1)]
+    lo, hi = lo - margin, hi + margin
+    for axis in (0, 1):
+        if clear[1 - axis]:  # the block lies clear of the grid across this axis: beside it along the other
+            lo[axis] = min(lo[axis], grid_box[0][axis] - margin)
+            hi[axis] = max(hi[axis], grid_box[1][axis] + margin)
+    return lo, hi
+
+
 def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple) -> tuple:
     """``reading`` (see _choose) with each listed entry read unsurely (under WORDLIKE_CONF) that is part of a
     word one or two letters longer that the grid spells (whole, or but for a misread cell: see
@@ -1470,7 +1489,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30); a reading that is no word need only fit
     about as well as the word. Not its plural or past form: lists are mostly singular, and a misread cell after a
     word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which
-    web2 lists and wordfreq has never seen)."""
+    web2 lists and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was
+    read in it, that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not
+    listed, is taken as that entry: Tesseract read "watering" in the box of "watering can"."""
     from wordfreq import zipf_frequency
 
     from solver.dictionary import INFLECTIONS
@@ -1480,10 +1501,19 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     words = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
     printed = _grid_spellings(tuple(letters))
     judged = list(judged)
+    per_letter = float(np.median([_per_letter(entries[i]) for i in chosen]))
     for i in chosen:
         e, (entry, _) = entries[i], judged[i]
         key = grid_key(entry.word)
-        if e.conf >= WORDLIKE_CONF or not key:
+        if not key:
+            continue
+        pairs = [w for w, p in printed.items() if " " in p and w not in listed
+                 and key in (grid_key(part) for part in p.split())]
+        if len(pairs) == 1 and _per_letter(e) > WIDE * per_letter:
+            judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
+            listed.add(pairs[0])
+            continue
+        if e.conf >= WORDLIKE_CONF:
             continue
         longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed
                   and w not in {key + end for end in INFLECTIONS}
@@ -1499,6 +1529,11 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
             judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
             listed.add(longer[best - 1])
     return entries, judged, chosen, trusted
+
+
+def _per_letter(e: _Entry) -> float:
+    """The width of an entry's box for each character read in it (numbering included)."""
+    return (e.box[2] - e.box[0]) / max(len(e.raw), 1)
 
 
 def _column_mates(entries: list[_Entry], chosen: list[int], h: float) -> list[int]:

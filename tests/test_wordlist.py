@@ -35,6 +35,7 @@ GRID = [
     ("1. APPLE", "APPLE"),
     ("12) Kiwi", "Kiwi"),
     ("T.RABBIT", "RABBIT"),  # "2." misread and run into the word (hand-lettered list)
+    ("J. High Jump", "High Jump"),  # "3." of a night photo's list, misread
     ("\u25a1 APPLE", "APPLE"),
     ("\u2022 apple", "apple"),
     ("- APPLE", "APPLE"),
@@ -784,3 +785,29 @@ def test_the_grids_sides_are_read_when_the_page_took_all_the_time():
     puzzle = solve_image(image, source="lowercase 287", words=None, engine=_SlowPageEngine(get_engine(), 0.05))[0]
     recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
     assert recovered == 20 and spurious == 0, puzzle.word_list.words
+
+
+def test_words_are_spotted_across_the_whole_side_of_the_grid_the_list_is_on():
+    """A list's block as Tesseract read it is widened to the grid's width below or above the grid and lengthened
+    to its height beside it, where a whole column of the list may lie unread; a block that overlaps the grid both
+    ways (a list printed over part of it) is only grown by the margin."""
+    grid = (np.array([100.0, 100.0]), np.array([500.0, 400.0]))
+    lo, hi = wordlist._across_grid(np.array([250.0, 450.0]), np.array([480.0, 600.0]), grid, 10.0)
+    assert lo.tolist() == [90.0, 440.0] and hi.tolist() == [510.0, 610.0]  # below: the grid's width
+    lo, hi = wordlist._across_grid(np.array([520.0, 200.0]), np.array([600.0, 300.0]), grid, 10.0)
+    assert lo.tolist() == [510.0, 90.0] and hi.tolist() == [610.0, 410.0]  # beside: the grid's height
+    lo, hi = wordlist._across_grid(np.array([450.0, 350.0]), np.array([550.0, 450.0]), grid, 10.0)
+    assert lo.tolist() == [440.0, 340.0] and hi.tolist() == [560.0, 460.0]
+
+
+def test_a_word_dropped_from_a_two_word_entry_is_put_back():
+    """A 640x480 photo of a lower-case list (tools.synth small seed 1217): Tesseract reads "watering", at 94, in a
+    box as wide as "watering can". The grid spells WATERING CAN, and the box is 1.47 times as wide for each
+    letter read as the list's median: the entry is WATERING CAN."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("small", 1217)
+    words = solve_image(image, source="small 1217", words=None)[0].word_list.words
+    assert "WATERING CAN" in [w.upper() for w in words]
+    recovered, spurious = list_score(words, truth["words"])
+    assert recovered >= 16 and spurious == 0, words
