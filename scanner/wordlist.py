@@ -1053,6 +1053,8 @@ def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
     or the puzzle misprinted: OYSTER is not LOBSTER), except on soft print, whose small letters Tesseract reads
     as other words (SHEET for SLEET, BLOCK HOLE)."""
     entry, status = judged
+    if status == "exact":  # a short string any grid may hold by chance, unsurely read (CNEL, of CAMEL, at 50)
+        return len(grid_key(entry.word)) < 5 and conf < WORDLIKE_CONF and not _words(entry.word)
     if status not in ("absent", "ambiguous", "near", "corrected"):
         return False
     if all(_is_word(t) for t in entry.word.split()):
@@ -1491,7 +1493,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which
     web2 lists and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was
     read in it, that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not
-    listed, is taken as that entry: Tesseract read "watering" in the box of "watering can"."""
+    listed, is taken as that entry where its print fits the entry better by LONGER: Tesseract read "watering" in
+    the box of "watering can" (and "museum" in a box that a chance MUSEUM ITS fits worse)."""
     from wordfreq import zipf_frequency
 
     from solver.dictionary import INFLECTIONS
@@ -1510,9 +1513,11 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
                  and key in (grid_key(part) for part in p.split())]
         if len(pairs) == 1 and _per_letter(e) > WIDE * per_letter:
-            judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
-            listed.add(pairs[0])
-            continue
+            fit = wordspot.word_fits(flat, tuple(int(round(v)) for v in e.box), e.height, [key, pairs[0]])
+            if fit[1] >= fit[0] + LONGER:
+                judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
+                listed.add(pairs[0])
+                continue
         if e.conf >= WORDLIKE_CONF:
             continue
         longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed
