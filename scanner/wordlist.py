@@ -1511,8 +1511,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         if not key:
             continue
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
-                 and key in (grid_key(part) for part in p.split())]
-        if len(pairs) == 1 and _per_letter(e) > WIDE * per_letter:
+                 and key in (grid_key(part) for part in p.split())] if _per_letter(e) > WIDE * per_letter else []
+        if len(pairs) == 1:
             fit = wordspot.word_fits(flat, tuple(int(round(v)) for v in e.box), e.height, [key, pairs[0]])
             if fit[1] >= fit[0] + LONGER:
                 judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
