@@ -302,7 +302,8 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
     status: "exact" (in the grid as read), "corrected" (one grid string is nearer than any other: the word
     becomes that string), "near" (one grid string is near, but the entry is a confidently read dictionary word,
     or that string is not a word while the entry is one or was read confidently: the grid was probably misread
-    or the puzzle misprinted, so the entry is kept as read and the pipeline's repair finds it), "ambiguous"
+    or the puzzle misprinted, so the entry is kept as read and the pipeline's repair finds it; also a word one
+    edit from the entry where the grid string is two and no word: the entry becomes that word), "ambiguous"
     (several equally near) or "absent".
     """
     key = grid_key(text, ascii_only)
@@ -322,10 +323,32 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
     read_is_word = all(_is_word(t) for t in text.split())
     if (read_is_word and conf >= TRUSTED_CONF) or (not _is_word(target) and (read_is_word or conf >= TRUSTED_CONF)):
         return text, "near"
+    if not _is_word(target) and best > 1 and len(key) >= 5:
+        # A word one letter from the reading beats a string two from it that is no word: a misread cell made the
+        # grid's GREENHUUSE, and (Jreenhouse is GREENHOUSE (the repair then finds it, mending the cell).
+        word = _one_off(key)
+        if word is not None:
+            return word, "near"
     if len(target) == len(key):  # substitutions only: keep the entry's spaces and hyphens
         it = iter(target)
         return "".join(next(it) if ch.isalpha() else ch for ch in text if ch.isalpha() or ch in " -'"), "corrected"
     return target, "corrected"
+
+
+def _one_off(key: str) -> str | None:
+    """The one vocabulary word (see _vocabulary) one edit from ``key``, if exactly one."""
+    from string import ascii_uppercase
+
+    edits = {key[:i] + c + key[i + 1:] for i in range(len(key)) for c in ascii_uppercase}
+    edits |= {key[:i] + c + key[i:] for i in range(len(key) + 1) for c in ascii_uppercase}
+    edits |= {key[:i] + key[i + 1:] for i in range(len(key))}
+    found = (edits - {key}) & _vocabulary_set()
+    return found.pop() if len(found) == 1 else None
+
+
+@functools.cache
+def _vocabulary_set() -> frozenset[str]:
+    return frozenset(_vocabulary()[0])
 
 
 @functools.cache

@@ -824,3 +824,16 @@ def test_a_short_string_the_grid_holds_by_chance_is_still_guessed():
     assert "CAMEL" in words and "CNEL" not in words, words
     recovered, spurious = list_score(words, truth["words"])
     assert recovered >= 16 and spurious <= 1, words
+
+
+def test_a_word_one_letter_off_beats_a_misread_grid_string_two_off():
+    """A tiny list's "(Jreenhouse" beside a grid whose misread cell spells GREENHUUSE (as on tools.synth tiny seed
+    1212): the word one edit from the reading, not the grid's string two from it that is no word, is the entry,
+    and the repair then finds it in the grid. A grid string one edit away still wins."""
+    grid = ["XGREENHUUSEQ", "PLANETZQWXYV"]
+    [(entry, status)] = correct_entries([("(Jreenhouse", "Jreenhouse")], grid, [40.0])
+    assert (entry.word, status) == ("GREENHOUSE", "near")
+    [(entry, status)] = correct_entries([("GREENHUOSE", "GREENHUOSE")], grid, [40.0])
+    assert (entry.word, status) == ("GREENHUUSE", "corrected")
+    [(entry, status)] = correct_entries([("PLANOT", "PLANOT")], grid, [40.0])
+    assert (entry.word, status) == ("PLANET", "corrected")
