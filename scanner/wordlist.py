@@ -348,6 +348,7 @@ def _one_off(key: str) -> str | None:
 
 @functools.cache
 def _vocabulary_set() -> frozenset[str]:
+    """The vocabulary's words of 4+ letters (see _vocabulary) as a set, for lookups."""
     return frozenset(_vocabulary()[0])
 
 
