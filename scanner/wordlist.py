@@ -1534,10 +1534,11 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         key = grid_key(entry.word)
         if not key:
             continue
+        box = tuple(int(round(v)) for v in e.box)
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
                  and key in (grid_key(part) for part in p.split())] if _per_letter(e) > WIDE * per_letter else []
         if len(pairs) == 1:
-            fit = wordspot.word_fits(flat, tuple(int(round(v)) for v in e.box), e.height, [key, pairs[0]])
+            fit = wordspot.word_fits(flat, box, e.height, [key, pairs[0]])
             if fit[1] >= fit[0] + LONGER:
                 judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
                 listed.add(pairs[0])
@@ -1549,7 +1550,6 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
                   and zipf_frequency(printed.get(w, w).lower(), "en") >= LONGER_ZIPF]
         if not longer:
             continue
-        box = tuple(int(round(v)) for v in e.box)
         fit = wordspot.word_fits(flat, box, e.height, [key] + longer)
         best = int(np.argmax(fit[1:])) + 1
         # a reading that is no word is a fragment: the word need only fit about as well (ANJO of BANJO, 0.35 to 0.36)
