@@ -354,13 +354,14 @@ def _vocabulary_set() -> frozenset[str]:
 
 @functools.cache
 def _vocabulary() -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
-    """(the hidden-word vocabulary's words of 4+ letters, upper case; its commonest ones of the lengths that
-    make compounds, solver.hidden's parts; its commonest ones of TAIL_LETTERS, which end a compound after a
-    long word)."""
-    from solver.dictionary import hidden_vocabulary
+    """(the list vocabulary's words of 4+ letters, upper case (solver.dictionary.list_vocabulary: the hidden
+    words and the dictionary's rarer 5-letter ones, LADLE); its commonest ones of the lengths that make
+    compounds, solver.hidden's parts; its commonest ones of TAIL_LETTERS, which end a compound after a long
+    word)."""
+    from solver.dictionary import list_vocabulary
     from solver.hidden import PART_LENGTHS, PART_MAX_RANK
 
-    words = hidden_vocabulary()
+    words = list_vocabulary()
     return (tuple(w for w in words if len(w) >= 4),
             frozenset(w for w in words[:PART_MAX_RANK] if len(w) in PART_LENGTHS),
             frozenset(w for w in words[:PART_MAX_RANK] if len(w) in TAIL_LETTERS))

@@ -109,23 +109,30 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
     words and words wordfreq has never seen are left out (HIDDEN_RARE). A user's file: all its
     words, ordered by wordfreq frequency.
     """
-    from wordfreq import get_frequency_dict
-
-    freq = {w.upper(): f for w, f in get_frequency_dict("en", "large").items() if w.isascii() and w.isalpha()}
     if path is not None:
         words = sorted({k for k in (normalize_word(w) for w in read_word_file(path)) if k.isalpha()})
         if not words:
             raise NoWordsError(f"{path} holds no words made of letters")
+        freq = _frequencies()
         return tuple(sorted(words, key=lambda w: -freq.get(w, 0.0)))
     key = (f"hidden-{version('english-words')}-{version('wordfreq')}-{HIDDEN_EXTRA_ZIPF}-{HIDDEN_LONG}-"
            f"{sorted(HIDDEN_MIN_ZIPF.items())}-{HIDDEN_RARE}")
-    cached = cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:16] + f"-hidden-v{FORMAT}.txt")
-    try:
-        return tuple(cached.read_text(encoding="ascii").split())
-    except (OSError, ValueError):
-        pass
+    return _cached_words("hidden", key, _hidden_words)
+
+
+@lru_cache(maxsize=1)
+def _frequencies() -> dict[str, float]:
+    """wordfreq's English word frequencies, upper case, letters a-z only."""
+    from wordfreq import get_frequency_dict
+
+    return {w.upper(): f for w, f in get_frequency_dict("en", "large").items() if w.isascii() and w.isalpha()}
+
+
+def _hidden_words() -> tuple[str, ...]:
+    """The shipped hidden vocabulary (see hidden_vocabulary)."""
     from english_words import get_english_words_set
 
+    freq = _frequencies()
     base = set(shipped_words())
     web2 = {w.upper() for w in get_english_words_set(["web2"], alpha=True) if w.isascii()}
     extra_min = 10 ** (HIDDEN_EXTRA_ZIPF - 9)
@@ -139,6 +146,42 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
     words = {w for w in words if freq.get(w, 0.0) >= floors.get(len(w), 0.0) and freq.get(w, 0.0) > 0.0}
     rare = 10 ** (HIDDEN_RARE - 9)
     words = [w for w in words if freq[w] >= rare or len(w) <= 5 or not ({w[1:], w[:-1]} & words)]
-    words = tuple(sorted(words, key=lambda w: (-freq.get(w, 0.0), w)))
+    return tuple(sorted(words, key=lambda w: (-freq.get(w, 0.0), w)))
+
+
+def _cached_words(name: str, key: str, build) -> tuple[str, ...]:
+    """The words ``build()`` makes, kept in a file of the cache named after ``key``: building reads wordfreq's
+    whole table, which takes seconds."""
+    cached = cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:16] + f"-{name}-v{FORMAT}.txt")
+    try:
+        return tuple(cached.read_text(encoding="ascii").split())
+    except (OSError, ValueError):
+        pass
+    words = build()
     _write_atomic(cached, "\n".join(words).encode("ascii"))
     return words
+
+
+LIST_MIN_ZIPF = 2.6
+"""The dictionary's 5-letter words that the hidden vocabulary leaves out as too rare (random letters spell short
+rare words too often) are still words a printed list may hold when wordfreq rates them at least this (LADLE,
+SLEET, GUAVA): a listed word is vouched for by its print, not by the grid alone. Rarer ones fit blurred print
+by chance (at 2.5, BORER took a night photo's BEAVER); plural and past forms stay out (a placed PEAR and a chance
+S after it made a list's "pear" PEARS)."""
+
+
+@lru_cache(maxsize=1)
+def list_vocabulary() -> tuple[str, ...]:
+    """The words a printed word list may hold, upper case: the hidden vocabulary, in its order, then the
+    dictionary's 5-letter words of LIST_MIN_ZIPF it lacks, commonest first."""
+    hidden = hidden_vocabulary()
+    key = f"list-dictionary-{version('english-words')}-{version('wordfreq')}-{LIST_MIN_ZIPF}-{len(hidden)}"
+
+    def build() -> tuple[str, ...]:
+        freq = _frequencies()
+        base = set(shipped_words())
+        floor = 10 ** (LIST_MIN_ZIPF - 9)
+        more = {w for w in base - set(hidden) if len(w) == 5 and freq.get(w, 0.0) >= floor}
+        return tuple(sorted(more, key=lambda w: (-freq[w], w)))
+
+    return hidden + _cached_words("list", key, build)

@@ -10,7 +10,7 @@ from PIL import Image
 from scanner import pdf
 from tools import synth
 from scanner.cli import main
-from solver.dictionary import hidden_vocabulary
+from solver.dictionary import hidden_vocabulary, list_vocabulary
 from solver.hidden import find_hidden, unused_letters
 from solver import solve
 
@@ -63,6 +63,17 @@ def test_the_hidden_vocabulary_leaves_out_rare_run_ons_of_its_words():
     words = set(hidden_vocabulary())
     assert not words & {"BALLADE", "NEBULAR", "BROCKET", "ABACIST", "SCAPPLE"}
     assert {"BALLAD", "NEBULA", "ROCKET", "APPLE", "GRATER", "STORMY"} <= words
+
+
+def test_a_list_may_hold_rarer_five_letter_words_than_a_puzzle_without_one_is_searched_for():
+    """Random letters spell short rare words by chance, so the hidden vocabulary leaves LADLE and SLEET out; a
+    printed list's words are vouched for by their print as well, so the list vocabulary has them. Plurals stay
+    out of both (a placed PEAR with a chance S after it is no PEARS), and the hidden words keep their order."""
+    hidden, listed = hidden_vocabulary(), list_vocabulary()
+    assert not {"LADLE", "SLEET"} & set(hidden)
+    assert {"LADLE", "SLEET"} <= set(listed)
+    assert not {"PEARS", "SEEDS"} & set(listed)
+    assert listed[:len(hidden)] == hidden
 
 
 def test_hidden_words_spell_themselves_in_all_directions():
