@@ -49,6 +49,10 @@ OUTLINE_FIT = (0.5, 0.15)  # an outline fit (see outline_fits) to be taken, and 
 OUTLINE_SHORT = (4, 0.6, 0.2)  # words this short: their fit and margin to be taken
 COLUMN_FIT = (0.3, 0.1)  # an outline fit to be taken in a blob down a column of the list, and its margin
 COLUMN_SHORT = (4, 0.45, 0.2)  # words this short there (ROSE, LAWN, CRAB: a column's short words fit at 0.5)
+AGREED = (-1.0, 0.2, 0.1)
+"""A blob down a column of the list whose letters and outline (plus letters, see _both) both fit one word best
+is that word when its letters fit at least AGREED[0], by AGREED[1] more than any other word's, and its outline
+at least AGREED[2]: blurred REEF, WAVE and SAND under a night photo's OCTOPUS fit under the column's thresholds."""
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
@@ -183,7 +187,8 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     (see outline_fits) plus LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
     Last, a box that starts where an entry of the list does (``listed``: the boxes of the entries already read, or
     one taken here, the search going on down from each), a few lines from it, is a list word: the
-    ``column_words`` left are matched to it by outline at COLUMN_FIT (COLUMN_SHORT).
+    ``column_words`` left are matched to it by outline at COLUMN_FIT (COLUMN_SHORT), or taken where its letters
+    and its outline fit one of them best (AGREED, see _agreed).
     How sure: e to the mean log-probability per letter for a word fitted letter by letter; its outline fit,
     at most 1, for one matched in outline."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
@@ -210,16 +215,20 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
     # taken, nor holding one), helped a little by how their letters fit
     free = _untaken(words, [t for *_, t, _ in found])
-    rest = []
+    rest, letters = [], {}
     for _, at, box, fit in tries:
         if len(at) == 1 and not any(touch(box, b) for _, b, *_ in found):
-            both = np.where(free, _both(flat, box, words, fit), NO_FIT)
+            whole = _both(flat, box, words, fit)
+            both = np.where(free, whole, NO_FIT)
             rest.append((both.max(), at, box, both))
+            letters[at] = fit, whole
     sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
     sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
-    # a blob down a column of the list's entries is a list word: the words left are matched to it more freely
-    while more := match(_down_column(rest, sure, listed, words, column_words, letter_px), words, COLUMN_FIT,
-                        COLUMN_SHORT):  # each blob taken so puts the next one down in the column
+    # a blob down a column of the list's entries is a list word: the words left are matched to it more freely,
+    # and taken where its letters and its outline agree
+    while more := (match(column := _down_column(rest, sure, listed, words, column_words, letter_px), words,
+                         COLUMN_FIT, COLUMN_SHORT)  # each blob taken so puts the next one down in the column
+                   or match(_agreed(column, letters, words), words, (AGREED[2], 0.0), (0, AGREED[2], 0.0))):
         sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in more]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
 
@@ -258,6 +267,25 @@ def _down_column(rest: list[tuple], sure: list[tuple], listed: list[tuple], word
     free = _untaken(words, [t for *_, t, _ in sure]) & np.isin(words, list(column_words))
     return [(order, at, box, np.where(free, both, NO_FIT)) for order, at, box, both in rest
             if not any(touch(box, b) for b in placed) and _in_column(box, placed, letter_px)]
+
+
+def _agreed(column: list[tuple], letters: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]],
+            words: list[str]) -> list[tuple]:
+    """The ``column`` tries (see _down_column) whose word of best fit in outline (plus letters) fits their letters
+    best too, of all the words (``letters``: each try's letter fits and outline fits, by its boxes' indices), is
+    free, and fits at least AGREED[0] and by AGREED[1] more than any other word that neither holds it nor is held
+    in it: each with only that word free."""
+    out = []
+    for order, at, box, both in column:
+        fit, whole = letters[at]
+        k = int(np.argmax(whole))
+        if both[k] <= NO_FIT or k != int(np.argmax(fit)):
+            continue
+        rival = max((fit[i] for i in range(len(words)) if i != k and words[i] not in words[k]
+                     and words[k] not in words[i]), default=NO_FIT)
+        if fit[k] >= AGREED[0] and fit[k] - rival >= AGREED[1]:
+            out.append((order, at, box, np.where(np.arange(len(words)) == k, both, NO_FIT)))
+    return out
 
 
 def _in_column(box: tuple, placed: list[tuple], letter_px: float) -> bool:

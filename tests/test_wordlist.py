@@ -651,6 +651,20 @@ def test_words_a_misread_cell_hides_are_spotted_by_its_alternatives():
     assert {"BEAVER", "MONKEY"} <= {grid_key(w) for w in puzzle.word_list.words}
 
 
+def test_a_blob_down_a_list_column_is_the_word_its_letters_and_outline_agree_on():
+    """A night photo's list of 20 in three columns of blurred condensed capitals (synth dim 1216), most of it
+    past Tesseract: REEF, WAVE and SAND fit their blobs best of all the grid's words both letter by letter and in
+    outline, yet under what a blob anywhere needs. Down a column of the list, where the two agree, they are
+    taken; what is not listed stays rare (ORAL, read in the blob of CORAL, before and after)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 1216)
+    puzzle = solve_image(image, source="dim 1216", words=None)[0]
+    keys = {grid_key(w) for w in puzzle.word_list.words}
+    assert {"REEF", "WAVE", "SAND"} <= keys
+    assert len(keys - {grid_key(w) for w in truth["words"]}) <= 1
+
+
 def test_list_columns_beside_the_block_first_read_are_looked_for():
     """The same sideways page through the pipeline (synth rotated 41, its grid as detected): the page's reading
     finds the list's right two columns, and the strips along the grid beside that block hold the other two, which
