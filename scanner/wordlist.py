@@ -69,6 +69,9 @@ LIST_INK_PITCHES = (0.2, 1.5)
 """List letters are this many grid pitches tall at least and at most (titles and artwork are larger)."""
 WORD_BLOB = 8
 """Blobs up to this many times as wide as tall count when no letter stands alone (blurred print: a blob a word)."""
+SMALL_PRINT = (0.6, 5)
+"""Where no list is read, words of print under SMALL_PRINT[0] of the page's letter height, at least SMALL_PRINT[1]
+of them, are read again at their own size (see _small_print)."""
 FRAME_INK = 0.5
 """Dark ground at least this many letter heights thick near the sheet's edge is blanked on soft pages
 (``_frame``): 0 of 20 words of a newsprint list read before, 17 after."""
@@ -662,6 +665,20 @@ def _ink_height(flat: np.ndarray, pitch: float | None = None) -> float | None:
     return float(h[np.searchsorted(cum, INK_QUANTILE * cum[-1])])
 
 
+def _small_print(flat: np.ndarray, ink: float | None) -> float | None:
+    """The height of the page's word-shaped blobs of ink (a word of blurred print is one blob) under SMALL_PRINT[0]
+    of its letter height ``ink``, when there are at least SMALL_PRINT[1] of them; else None. The letter height is
+    the larger letters' (specks pass for small ones): on a worksheet photographed at night, a title's 24 px
+    capitals set the scale for a list of 8 px words that Tesseract then could not read."""
+    if not ink:
+        return None
+    n, _, stats, _ = cv2.connectedComponentsWithStats((flat < 170).astype(np.uint8), connectivity=8)
+    h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
+    words = ((h >= 3) & (h < SMALL_PRINT[0] * ink) & (w > 2 * h) & (w <= WORD_BLOB * h)
+             & (area >= 0.1 * h * w) & (area <= 0.9 * h * w))
+    return float(np.median(h[words])) if words.sum() >= SMALL_PRINT[1] else None
+
+
 def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | None:
     """Boolean mask of the sheet the grid is printed on when it lies on a darker ground (a table, a cloth at
     night): where the paper level, a median a few cells wide, is at least SHEET_LEVEL of the level under the grid
@@ -689,10 +706,13 @@ def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | Non
 
 
 def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None,
-             pitch: float | None, reach: float = REACH) -> tuple[np.ndarray, np.ndarray, bool]:
+             pitch: float | None, reach: float = REACH,
+             small: bool = False) -> tuple[np.ndarray, np.ndarray, bool] | None:
     """(OCR-ready gray image with the grids blanked, 3x3 map image px -> that image's px, whether the print is
     soft). ``main``: the corners of the grid the list belongs to (None: the whole image is the list); ``pitch``:
-    its cell size in image px; ``reach``: the page is cut to this many grid sizes round it (see _window)."""
+    its cell size in image px; ``reach``: the page is cut to this many grid sizes round it (see _window).
+    ``small``: scaled for the page's small print (see _small_print) instead of its letters; None when it has
+    none."""
     if image.ndim == 3:  # the darkest channel: coloured print (orange, pink, red) turns dark like black print
         gray = imaging.extremes(image)[1]
     else:
@@ -748,6 +768,10 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         flat[keep == 0] = 255
     flat = _stretch(flat)
     ink = _ink_height(flat, pitch) or ink
+    if small:
+        ink = _small_print(flat, ink)
+        if ink is None:
+            return None
     soft = bool(ink) and imaging.edge_width(flat) > SOFT_EDGE * ink
     if soft:
         blank = (keep == 0) | _frame(flat, ~sheet if sheet is not None else np.zeros(flat.shape, bool), ink)
@@ -1632,6 +1656,8 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
     first = _read_list(image, grids, loc, letters, unsure, engine, left, REACH)
+    if not first[2]:  # no list at the page's letter size: its small print, if any, read at its own
+        first = _read_list(image, grids, loc, letters, unsure, engine, left, REACH, small=True) or first
     entries, judged, chosen, T, at_edge, _ = first
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
         wider = _read_list(image, grids, loc, letters, unsure, engine, left, WIDE_REACH)
@@ -1665,8 +1691,8 @@ def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_E
 
 
 def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], unsure: tuple, engine,
-               left: Callable[[], float | None],
-               reach: float) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool]:
+               left: Callable[[], float | None], reach: float,
+               small: bool = False) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool] | None:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
     EDGE_LINES lines of an edge where the read page was cut, whether its print is soft) of the list read from the
     page cut to ``reach`` grid sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
@@ -1674,7 +1700,10 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     if loc is not None:
         c = np.asarray(loc.corners, np.float64)
         pitch = float(np.linalg.norm(c[1] - c[0]) / max(loc.cols, 1))
-    flat, T, soft = _prepare(image, grids, None if loc is None else loc.corners, pitch, reach)
+    prepared = _prepare(image, grids, None if loc is None else loc.corners, pitch, reach, small)
+    if prepared is None:
+        return None
+    flat, T, soft = prepared
     size = np.array(flat.shape[::-1], np.float64)  # the read page's (width, height)
     words = functools.partial(_grid_words, tuple(letters))
 

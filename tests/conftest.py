@@ -33,6 +33,18 @@ def corpus_dir() -> Path:
     return CORPUS
 
 
+def corpus_in_condition(corpus_dir: Path, name: str, condition: str, pitch: float) -> np.ndarray:
+    """The corpus image ``name`` (its cells ``pitch`` px apart) put into ``condition`` as bench/accuracy.py
+    --corpus-conditions does: tools.synth.in_condition, its random draws seeded by the name and the condition."""
+    import zlib
+
+    from scanner.load import load_image
+    from tools import synth
+
+    rng = np.random.default_rng([zlib.crc32(name.encode()), zlib.crc32(condition.encode())])
+    return synth.in_condition(load_image(corpus_dir / name), condition, pitch, rng)[0]
+
+
 def truth_location(truth: dict):
     """The grid of a generated page's truth sidecar as the detector would report it (a GridLocation)."""
     from scanner.detect import GridLocation  # here, not above: the solver's tests need no image side

@@ -18,7 +18,7 @@ from scanner.detect import GridLocation, find_grid, find_grids, quarter_turn, re
 from scanner.load import load_image
 from solver.errors import NoGridError
 
-from conftest import SAMPLES, corpus_items
+from conftest import SAMPLES, corpus_in_condition, corpus_items
 
 CORNER_TOL = 0.35
 """Largest accepted corner error, in cell pitches."""
@@ -550,7 +550,7 @@ def test_a_ruled_grid_whose_frame_faded_keeps_its_last_row(corpus_dir) -> None:
     --corpus-conditions takes it: nothing at all runs along its last row's outer side, and the rule above that
     row shows along 52% of it. A line of text above a frame has no rules across it; this row has them along its
     whole width, so it stays."""
-    image = _corpus_in_condition(corpus_dir, "ShinyDuck-s-Wings__OCR-Word-Search-Solver/image/level_2_image_2.png",
+    image = corpus_in_condition(corpus_dir, "ShinyDuck-s-Wings__OCR-Word-Search-Solver/image/level_2_image_2.png",
                                  "small", 81.06)
     loc = find_grid(image, "level_2_image_2 photographed small")
     assert (loc.rows, loc.cols) == (7, 8)
@@ -561,15 +561,6 @@ def test_bold_letters_a_night_photo_ran_together_are_parted_at_their_cores(corpu
     takes it (tools.synth.in_condition "dim", its random draws seeded by the image's name): motion blur joins
     each row's letters into one blob at every threshold up to 0.7 of the paper, and no grid was found. Only the
     strokes' cores, half as dark as the paper, part them: 6x16."""
-    image = _corpus_in_condition(corpus_dir, "SimeonAT__wordsearch-solver/tests/test7/undertale.png", "dim", 22.98)
+    image = corpus_in_condition(corpus_dir, "SimeonAT__wordsearch-solver/tests/test7/undertale.png", "dim", 22.98)
     loc = find_grid(image, "undertale at night")
     assert (loc.rows, loc.cols) == (6, 16)
-
-
-def _corpus_in_condition(corpus_dir, name: str, condition: str, pitch: float) -> np.ndarray:
-    """The corpus image ``name`` (its cells ``pitch`` px apart) put into ``condition`` as bench/accuracy.py
-    --corpus-conditions does: tools.synth.in_condition, its random draws seeded by the name and the condition."""
-    import zlib
-
-    rng = np.random.default_rng([zlib.crc32(name.encode()), zlib.crc32(condition.encode())])
-    return synth.in_condition(load_image(corpus_dir / name), condition, pitch, rng)[0]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from conftest import corpus_items, list_score, truth_location
+from conftest import corpus_in_condition, corpus_items, list_score, truth_location
 from scanner import imaging, wordlist
 from tools import synth
 from scanner.engine import get_engine
@@ -663,6 +663,20 @@ def test_a_blob_down_a_list_column_is_the_word_its_letters_and_outline_agree_on(
     keys = {grid_key(w) for w in puzzle.word_list.words}
     assert {"REEF", "WAVE", "SAND"} <= keys
     assert len(keys - {grid_key(w) for w in truth["words"]}) <= 1
+
+
+def test_a_list_much_smaller_than_the_title_is_read_at_its_own_size(corpus_dir):
+    """Corpus 4.png (a worksheet: a big title, a 15x15, a list of 9 in two columns) photographed at night as
+    bench/accuracy.py --corpus-conditions takes it: the title's letters set the page's print size, and the list's
+    words, a third as tall, blurred, were read as nothing. With no list found, the page is read again scaled for
+    its small print: 8 of the 9 words now, and PAIR read as PAR."""
+    name = "OliverW10__word-search-solver/test_images/originals/4.png"
+    image = corpus_in_condition(corpus_dir, name, "dim", 25.69)
+    truth = json.loads((corpus_dir / (name + ".json")).read_text())
+    keys = {grid_key(e.word) for e in read_word_list(image, find_grid(image, "4.png at night"), truth["grid"],
+                                                       source="4.png at night").entries}
+    want = {grid_key(w) for w in truth["words"]}
+    assert len(keys & want) >= 7 and len(keys - want) <= 1
 
 
 def test_list_columns_beside_the_block_first_read_are_looked_for():
