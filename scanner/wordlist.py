@@ -1559,7 +1559,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         key = grid_key(entry.word)
         if not key:
             continue
-        box = tuple(int(round(v)) for v in e.box)
+        box = tuple(int(round(v)) for v in _word_box(e))
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
                  and key in (grid_key(part) for part in p.split())] if _per_letter(e) > WIDE * per_letter else []
         if len(pairs) == 1:
@@ -1583,6 +1583,15 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
             judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
             listed.add(longer[best - 1])
     return entries, judged, chosen, trusted
+
+
+def _word_box(e: _Entry) -> tuple[float, float, float, float]:
+    """The box of an entry's words: its box less the boxes read before them that hold no letter (an entry's
+    number, a bullet), whose print would pass for more letters ("15, Otter" fitted PLOTTER better than OTTER)."""
+    words = [b for b in e.boxes if any(ch.isalpha() for ch in b.text)]
+    if not words or len(words) == len(e.boxes):
+        return e.box
+    return (min(b.left for b in words), e.box[1], max(b.left + b.width for b in words), e.box[3])
 
 
 def _per_letter(e: _Entry) -> float:

@@ -679,6 +679,16 @@ def test_a_list_much_smaller_than_the_title_is_read_at_its_own_size(corpus_dir):
     assert len(keys & want) >= 7 and len(keys - want) <= 1
 
 
+def test_an_entry_number_does_not_lengthen_the_word_after_it():
+    """A tiny list's "15, Otter" (synth tiny 1211), read unsurely: the grid spells PLOTTER round OTTER, and the
+    box with its number in it fitted the longer word better. The word's own box fits OTTER."""
+    image, truth = synth.condition_case("tiny", 1211)
+    letters = [row.replace(" ", "").upper() for row in truth["grid"]]
+    listed = read_word_list(image, find_grid(image, "tiny 1211"), letters, source="tiny 1211")
+    keys = {grid_key(e.word) for e in listed.entries}
+    assert "OTTER" in keys and "PLOTTER" not in keys
+
+
 def test_list_columns_beside_the_block_first_read_are_looked_for():
     """The same sideways page through the pipeline (synth rotated 41, its grid as detected): the page's reading
     finds the list's right two columns, and the strips along the grid beside that block hold the other two, which
