@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Callable
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
@@ -120,7 +121,6 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
     return _cached_words("hidden", key, _hidden_words)
 
 
-@lru_cache(maxsize=1)
 def _frequencies() -> dict[str, float]:
     """wordfreq's English word frequencies, upper case, letters a-z only."""
     from wordfreq import get_frequency_dict
@@ -149,7 +149,7 @@ def _hidden_words() -> tuple[str, ...]:
     return tuple(sorted(words, key=lambda w: (-freq.get(w, 0.0), w)))
 
 
-def _cached_words(name: str, key: str, build) -> tuple[str, ...]:
+def _cached_words(name: str, key: str, build: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
     """The words ``build()`` makes, kept in a file of the cache named after ``key``: building reads wordfreq's
     whole table, which takes seconds."""
     cached = cache_dir() / (hashlib.sha1(key.encode()).hexdigest()[:16] + f"-{name}-v{FORMAT}.txt")
