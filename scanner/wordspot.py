@@ -52,7 +52,10 @@ COLUMN_SHORT = (4, 0.45, 0.2)  # words this short there (ROSE, LAWN, CRAB: a col
 AGREED = (-1.0, 0.2, 0.1)
 """A blob down a column of the list whose letters and outline (plus letters, see _both) both fit one word best
 is that word when its letters fit at least AGREED[0], by AGREED[1] more than any other word's, and its outline
-at least AGREED[2]: blurred REEF, WAVE and SAND under a night photo's OCTOPUS fit under the column's thresholds."""
+at least AGREED[2]: blurred REEF, WAVE and SAND under a night photo's OCTOPUS fit under the column's thresholds.
+Words of AGREED_SHORT[0] letters or fewer need letters fitting at least AGREED_SHORT[1] (on fresh pages, chance
+WORD and LAMB took blobs of CRAB and CLAM at -0.98 and -0.96; listed 4-letter words so taken fit -0.24 to -0.68)."""
+AGREED_SHORT = (4, -0.7)
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
@@ -273,8 +276,8 @@ def _agreed(column: list[tuple], letters: dict[tuple[int, ...], tuple[np.ndarray
             words: list[str]) -> list[tuple]:
     """The ``column`` tries (see _down_column) whose word of best fit in outline (plus letters) fits their letters
     best too, of all the words (``letters``: each try's letter fits and outline fits, by its boxes' indices), is
-    free, and fits at least AGREED[0] and by AGREED[1] more than any other word that neither holds it nor is held
-    in it: each with only that word free."""
+    free, and fits at least AGREED[0] (AGREED_SHORT) and by AGREED[1] more than any other word that neither holds
+    it nor is held in it: each with only that word free."""
     out = []
     for order, at, box, both in column:
         fit, whole = letters[at]
@@ -283,7 +286,8 @@ def _agreed(column: list[tuple], letters: dict[tuple[int, ...], tuple[np.ndarray
             continue
         rival = max((fit[i] for i in range(len(words)) if i != k and words[i] not in words[k]
                      and words[k] not in words[i]), default=NO_FIT)
-        if fit[k] >= AGREED[0] and fit[k] - rival >= AGREED[1]:
+        least = AGREED_SHORT[1] if len(words[k]) <= AGREED_SHORT[0] else AGREED[0]
+        if fit[k] >= least and fit[k] - rival >= AGREED[1]:
             out.append((order, at, box, np.where(np.arange(len(words)) == k, both, NO_FIT)))
     return out
 
