@@ -67,6 +67,8 @@ SHEET_LEVEL = 0.5
 """Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
 LIST_INK_PITCHES = (0.2, 1.5)
 """List letters are this many grid pitches tall at least and at most (titles and artwork are larger)."""
+BLOB_LEVEL = 170
+"""A flattened page's pixels darker than this make its blobs of ink (letters, words, a dark frame round it)."""
 WORD_BLOB = 8
 """Blobs up to this many times as wide as tall count when no letter stands alone (blurred print: a blob a word)."""
 SMALL_PRINT = (0.6, 5)
@@ -650,8 +652,7 @@ def _ink_height(flat: np.ndarray, pitch: float | None = None) -> float | None:
     specks, rules and artwork fail the size or fill tests); None when there are none. Given the grid's cell
     ``pitch``, only blobs within LIST_INK_PITCHES of it count: a big title or the shadow of the sheet's edge
     would otherwise outweigh the small print of a list (and small print may be under 6 px)."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats((flat < 170).astype(np.uint8), connectivity=8)
-    h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
+    h, w, area = _ink_blobs(flat)
     low, high = (6, flat.shape[0] / 6) if not pitch else (max(3.0, LIST_INK_PITCHES[0] * pitch),
                                                           LIST_INK_PITCHES[1] * pitch)
     sized = (h >= low) & (h <= high) & (area >= 0.3 * low * low) & (area <= 0.9 * h * w) & (area >= 0.1 * h * w)
@@ -665,6 +666,12 @@ def _ink_height(flat: np.ndarray, pitch: float | None = None) -> float | None:
     return float(h[np.searchsorted(cum, INK_QUANTILE * cum[-1])])
 
 
+def _ink_blobs(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(heights, widths, areas) of the blobs of ink of a flattened page (see _ink_height, _small_print)."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats((flat < BLOB_LEVEL).astype(np.uint8), connectivity=8)
+    return stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
+
+
 def _small_print(flat: np.ndarray, ink: float | None) -> float | None:
     """The height of the page's word-shaped blobs of ink (a word of blurred print is one blob) under SMALL_PRINT[0]
     of its letter height ``ink``, when there are at least SMALL_PRINT[1] of them; else None. The letter height is
@@ -672,8 +679,7 @@ def _small_print(flat: np.ndarray, ink: float | None) -> float | None:
     capitals set the scale for a list of 8 px words that Tesseract then could not read."""
     if not ink:
         return None
-    n, _, stats, _ = cv2.connectedComponentsWithStats((flat < 170).astype(np.uint8), connectivity=8)
-    h, w, area = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_AREA]
+    h, w, area = _ink_blobs(flat)
     words = ((h >= 3) & (h < SMALL_PRINT[0] * ink) & (w > 2 * h) & (w <= WORD_BLOB * h)
              & (area >= 0.1 * h * w) & (area <= 0.9 * h * w))
     return float(np.median(h[words])) if words.sum() >= SMALL_PRINT[1] else None
@@ -799,7 +805,7 @@ def _frame(flat: np.ndarray, ground: np.ndarray, ink: float) -> np.ndarray:
     edge, grown over its soft edge. Such a frame makes Tesseract's layout analysis take the page for a picture
     and lose the list. The grid masks do not count as ground: bold title letters touch them."""
     k = max(3, int(FRAME_INK * ink))
-    dark = (flat < 170).astype(np.uint8)
+    dark = (flat < BLOB_LEVEL).astype(np.uint8)
     thick = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     _, labels = cv2.connectedComponents(thick, connectivity=8)
     edge = cv2.dilate(ground.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
