@@ -169,6 +169,8 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         bright, dark = imaging.extremes(small)
         if best is None or _coloured_ink(bright, dark, best.corners()):
             lattices += _search(bright)
+        if best is None and not lattices:  # print in colour (red or blue letters) is darkest in its darkest channel
+            lattices += _search(dark)
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
                                                    _halved(lat, other) or _loose(lat, other) for other in lattices)]
     polarity: dict[int, bool] = {}

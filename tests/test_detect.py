@@ -564,3 +564,14 @@ def test_bold_letters_a_night_photo_ran_together_are_parted_at_their_cores(corpu
     image = corpus_in_condition(corpus_dir, "SimeonAT__wordsearch-solver/tests/test7/undertale.png", "dim", 22.98)
     loc = find_grid(image, "undertale at night")
     assert (loc.rows, loc.cols) == (6, 16)
+
+
+def test_a_grid_printed_in_colour_is_found_at_night_in_its_darkest_channel(corpus_dir) -> None:
+    """Corpus level_2_image_1.png (an 8x8 whose top right is printed in red) at night as bench/accuracy.py
+    --corpus-conditions takes it: in grey, under the lamp's noise, the red letters break into specks at every
+    threshold and the black ones alone make no grid. In each pixel's darkest channel the red is as dark as the
+    black: 8x8."""
+    image = corpus_in_condition(corpus_dir, "ShinyDuck-s-Wings__OCR-Word-Search-Solver/image/level_2_image_1.png",
+                                 "dim", 81.05)
+    loc = find_grid(image, "level_2_image_1 at night")
+    assert (loc.rows, loc.cols) == (8, 8)
