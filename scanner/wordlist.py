@@ -1491,7 +1491,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     if not boxes:
         return [], []
     heights = wordspot.letter_heights(crop, boxes)
-    known = [k for k, b in enumerate(boxes) if any(wordspot.touch(b, t) for t in taken)]
+    known = [k for k, b in enumerate(boxes) if any(_overlap(b, t) for t in taken)]
     # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
     ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
     like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height

@@ -44,6 +44,21 @@ def test_a_list_names_each_word_once():
     assert wordspot.match(tries[2:3], words) == []  # SAND alone is a rival to SQUID: too near
 
 
+def test_a_list_names_a_word_once_in_one_form():
+    """Fits made by hand: the blob of "ballad" fits BALLAD best, and another blob of the list, hand-lettered,
+    fits BALLADS best of the words left (BALLAD being taken). A list does not name a word and its plural, so
+    that blob takes nothing; a word holding another (STARFISH beside STAR) is still free."""
+    words = ["BALLAD", "BALLADS", "STAR", "STARFISH"]
+
+    def tried(at: int, **fits: float) -> tuple:
+        fit = np.array([fits.get(w.lower(), -3.0) for w in words])
+        return fit.max(), (at,), (at, 0, at + 1, 1), fit
+
+    tries = [tried(0, ballad=-0.05, ballads=-0.2), tried(1, ballad=-0.1, ballads=-0.3), tried(2, star=-0.1),
+             tried(3, starfish=-0.1, star=-0.5)]
+    assert [(i, w) for i, _, w, _ in wordspot.match(tries, words)] == [(0, "BALLAD"), (2, "STAR"), (3, "STARFISH")]
+
+
 @pytest.mark.parametrize("mark, word_at", [("bullet", 34), ("number", 38)])
 def test_a_mark_before_a_word_is_set_off_at_the_dip_in_its_ink(mark, word_at):
     """A bullet or an entry number blurred into its word (as on a soft photo): the box holds both, and is cut at
@@ -184,3 +199,13 @@ def test_a_long_word_and_a_short_one_are_spotted_as_one_entry(condition, seed, e
     puzzle = solve_image(image, source=f"{condition} {seed}", words=None)[0]
     words = [grid_key(w) for w in puzzle.word_list.words]
     assert entry in words and entry[:-3] not in words and entry[:-4] not in words, words
+
+
+def test_a_word_touching_the_entry_above_it_is_still_spotted():
+    """A hand-lettered list (handwritten 941): the ascenders of `luggage` reach the descenders of `passport`,
+    read and listed above it, so its blob touches that entry's box and was left out as part of it. A blob is
+    an entry's when their boxes overlap by half: LUGGAGE is spotted, with at most one spurious entry."""
+    image, truth = synth.condition_case("handwritten", 941)
+    wl = read_word_list(image, truth_location(truth), truth["grid"], source="handwritten 941")
+    assert "LUGGAGE" in {grid_key(w) for w in wl.words}
+    assert list_score(wl.words, truth["words"])[1] <= 1, wl.words
