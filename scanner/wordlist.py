@@ -1552,7 +1552,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     the box of "watering can" (and "museum" in a box that a chance MUSEUM ITS fits worse)."""
     from wordfreq import zipf_frequency
 
-    from solver.dictionary import INFLECTIONS
+    from solver.dictionary import inflected
 
     entries, judged, chosen, trusted = reading
     listed = {grid_key(judged[i][0].word) for i in chosen}
@@ -1577,7 +1577,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         if e.conf >= WORDLIKE_CONF:
             continue
         longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed
-                  and w not in {key + end for end in INFLECTIONS}
+                  and not inflected(w, key)
                   and zipf_frequency(printed.get(w, w).lower(), "en") >= LONGER_ZIPF]
         if not longer:
             continue

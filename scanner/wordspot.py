@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scanner import classify
 from scanner.classify import CLASSES, LETTER_H, WINDOW
-from solver.dictionary import INFLECTIONS
+from solver.dictionary import inflected
 
 STEP = 2  # px at the classifier's scale: where a letter may start or end
 WIDTHS = np.arange(1, 12)  # a letter's width in STEPs (2-22 px for letters LETTER_H high)
@@ -328,7 +328,7 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: 
     one took; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in
     part, with a better fit. ``least`` and ``short``: see _taken."""
     held = np.array([[w in word for word in words] for w in words])  # [i, j]: words[i] is part of words[j]
-    forms = np.array([[w == v or any(w == v + end or v == w + end for end in INFLECTIONS) for v in words]
+    forms = np.array([[w == v or inflected(w, v) or inflected(v, w) for v in words]
                       for w in words])  # [i, j]: one word, or a plural or past form of the other
     found: dict[tuple[int, ...], tuple] = {}
     for _ in range(MATCH_ROUNDS):

@@ -88,6 +88,11 @@ INFLECTIONS = ("S", "ES", "ED", "D")
 _ENDINGS = INFLECTIONS + ("ING",)
 
 
+def inflected(word: str, stem: str) -> bool:
+    """Whether ``word`` is ``stem`` with a plural or past ending (BALLADS of BALLAD, PLATED of PLATE)."""
+    return any(word == stem + end for end in INFLECTIONS)
+
+
 def _stems(word: str) -> list[str]:
     """The words ``word`` may be a regular inflection of: DRUMS -> DRUM, SKIING -> SKI, DIVING -> DIVE."""
     out = []
