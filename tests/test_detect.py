@@ -575,3 +575,15 @@ def test_a_grid_printed_in_colour_is_found_at_night_in_its_darkest_channel(corpu
                                  "dim", 81.05)
     loc = find_grid(image, "level_2_image_1 at night")
     assert (loc.rows, loc.cols) == (8, 8)
+
+
+def test_a_line_of_instructions_above_a_hand_lettered_grid_is_not_a_row_of_it() -> None:
+    """A hand-lettered 8x8 (synth handwritten 1310) with the sentence "Search for the words listed below the
+    puzzle." one pitch above it, in print three quarters the letters' height. Hand lettering widens the sizes a
+    row's letters may have, so the sentence passed for a ninth row: 19 letters on its 8 nodes, side by side,
+    closer than a third of a pitch apart. More than two letters to a node, touching without overlapping, are
+    a line of print: 8x8."""
+    image, truth = synth.condition_case("handwritten", 1310)
+    loc = find_grid(image, "handwritten 1310")
+    assert (loc.rows, loc.cols) == (8, 8)
+    assert _corner_error(loc, truth) < CORNER_TOL
