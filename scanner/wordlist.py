@@ -1539,12 +1539,12 @@ def _across_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.
 
 
 def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple) -> tuple:
-    """``reading`` (see _choose) with each listed entry read unsurely (under WORDLIKE_CONF) that is part of a
-    word one or two letters longer that the grid spells (whole, or but for a misread cell: see
+    """``reading`` (see _choose) with each listed entry read unsurely (under WORDLIKE_CONF) whose letters, in
+    order, a word one or two letters longer that the grid spells holds (whole, or but for a misread cell: see
     _near_grid_words), not listed, taken as that word where the entry's print fits it better by LONGER (see
-    wordspot.word_fits): Tesseract drops a blurred first or last letter, and what it leaves is in the grid too,
-    inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30); a reading that is no word need only fit
-    about as well as the word. Not its plural or past form: lists are mostly singular, and a misread cell after a
+    wordspot.word_fits): Tesseract drops a blurred letter, and what it leaves is in the grid too, inside the
+    listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30) or by chance (SOW of SNOW); a reading that is no
+    word need only fit about as well as the word. Not its plural or past form: lists are mostly singular, and a misread cell after a
     word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which
     web2 lists and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was
     read in it, that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not
@@ -1576,7 +1576,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
                 continue
         if e.conf >= WORDLIKE_CONF:
             continue
-        longer = [w for w in words if key in w and len(w) - len(key) in (1, 2) and w not in listed
+        longer = [w for w in words if _within(key, w) and len(w) - len(key) in (1, 2) and w not in listed
                   and not inflected(w, key)
                   and zipf_frequency(printed.get(w, w).lower(), "en") >= LONGER_ZIPF]
         if not longer:
@@ -1589,6 +1589,12 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
             judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
             listed.add(longer[best - 1])
     return entries, judged, chosen, trusted
+
+
+def _within(key: str, word: str) -> bool:
+    """Whether ``word`` holds the letters of ``key`` in order (SOW in SNOW, LUTE in FLUTE)."""
+    letters = iter(word)
+    return all(ch in letters for ch in key)
 
 
 def _word_box(e: _Entry) -> tuple[float, float, float, float]:

@@ -689,6 +689,16 @@ def test_an_entry_number_does_not_lengthen_the_word_after_it():
     assert "OTTER" in keys and "PLOTTER" not in keys
 
 
+def test_an_entry_missing_a_letter_inside_it_is_the_word_that_holds_its_letters():
+    """A 640x480 photo's list (synth small 1315): "Snow" is read "Sow" unsurely, a word the grid spells by
+    chance. SNOW, a letter longer, holds its letters in order and its print fits SNOW better: SNOW, not SOW."""
+    image, truth = synth.condition_case("small", 1315)
+    letters = [row.replace(" ", "").upper() for row in truth["grid"]]
+    listed = read_word_list(image, find_grid(image, "small 1315"), letters, source="small 1315")
+    keys = {grid_key(e.word) for e in listed.entries}
+    assert "SNOW" in keys and "SOW" not in keys
+
+
 def test_list_columns_beside_the_block_first_read_are_looked_for():
     """The same sideways page through the pipeline (synth rotated 41, its grid as detected): the page's reading
     finds the list's right two columns, and the strips along the grid beside that block hold the other two, which
