@@ -1544,9 +1544,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     _near_grid_words), not listed, taken as that word where the entry's print fits it better by LONGER (see
     wordspot.word_fits): Tesseract drops a blurred letter, and what it leaves is in the grid too, inside the
     listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30) or by chance (SOW of SNOW); a reading that is no
-    word need only fit about as well as the word. Not its plural or past form: lists are mostly singular, and a misread cell after a
-    word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which
-    web2 lists and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was
+    word need only fit about as well as the word. Not its plural or past form: lists are mostly singular, and a
+    misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE
+    round RECIPE, which web2 lists and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was
     read in it, that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not
     listed, is taken as that entry where its print fits the entry better by LONGER: Tesseract read "watering" in
     the box of "watering can" (and "museum" in a box that a chance MUSEUM ITS fits worse)."""

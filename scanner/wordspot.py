@@ -285,8 +285,7 @@ def _agreed(column: list[tuple], letters: dict[tuple[int, ...], tuple[np.ndarray
         k = int(np.argmax(whole))
         if both[k] <= NO_FIT or k != int(np.argmax(fit)):
             continue
-        rival = max((fit[i] for i in range(len(words)) if i != k and words[i] not in words[k]
-                     and words[k] not in words[i]), default=NO_FIT)
+        rival = _rival(fit, words, k)
         least = AGREED_SHORT[1] if len(words[k]) <= AGREED_SHORT[0] else AGREED[0]
         if fit[k] >= least and fit[k] - rival >= AGREED[1]:
             out.append((order, at, box, np.where(np.arange(len(words)) == k, both, NO_FIT)))
@@ -380,11 +379,16 @@ def _taken(fit: np.ndarray, words: list[str], least: tuple[float, float] = (MIN_
     than any other word that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter
     or longer), or for words of at most ``short[0]`` letters, ``short[1]`` and ``short[2]``; None when none
     does."""
-    order = np.argsort(-fit)
-    best = words[order[0]]
-    rival = next((fit[i] for i in order[1:] if words[i] not in best and best not in words[i]), NO_FIT)
-    least, margin = short[1:] if len(best) <= short[0] else least
-    return int(order[0]) if fit[order[0]] >= least and fit[order[0]] - rival >= margin else None
+    k = int(np.argmax(fit))
+    least, margin = short[1:] if len(words[k]) <= short[0] else least
+    return k if fit[k] >= least and fit[k] - _rival(fit, words, k) >= margin else None
+
+
+def _rival(fit: np.ndarray, words: list[str], k: int) -> float:
+    """The best fit of the words other than ``words[k]`` that neither hold it nor are held in it (NO_FIT if none):
+    a word read shorter or longer is the same blob, no rival."""
+    return max((fit[i] for i in range(len(words)) if i != k and words[i] not in words[k]
+                and words[k] not in words[i]), default=NO_FIT)
 
 
 def outline_fits(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str]) -> np.ndarray:

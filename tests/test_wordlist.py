@@ -679,24 +679,22 @@ def test_a_list_much_smaller_than_the_title_is_read_at_its_own_size(corpus_dir):
     assert len(keys & want) >= 7 and len(keys - want) <= 1
 
 
-def test_an_entry_number_does_not_lengthen_the_word_after_it():
-    """A tiny list's "15, Otter" (synth tiny 1211), read unsurely: the grid spells PLOTTER round OTTER, and the
-    box with its number in it fitted the longer word better. The word's own box fits OTTER."""
-    image, truth = synth.condition_case("tiny", 1211)
+@pytest.mark.parametrize("condition, seed, word, not_word", [
+    # A tiny list's "15, Otter", read unsurely: the grid spells PLOTTER round OTTER, and the box with its number
+    # in it fitted the longer word better. The word's own box fits OTTER.
+    ("tiny", 1211, "OTTER", "PLOTTER"),
+    # A 640x480 photo's list: "Snow" is read "Sow" unsurely, a word the grid spells by chance. SNOW, a letter
+    # longer, holds its letters in order and its print fits SNOW better.
+    ("small", 1315, "SNOW", "SOW"),
+])
+def test_an_unsure_entry_is_the_grid_word_its_own_print_fits(condition, seed, word, not_word):
+    """An entry read unsurely is taken as a grid word a letter or two longer that holds its letters in order
+    only where the print of the entry's words fits that word better."""
+    image, truth = synth.condition_case(condition, seed)
     letters = [row.replace(" ", "").upper() for row in truth["grid"]]
-    listed = read_word_list(image, find_grid(image, "tiny 1211"), letters, source="tiny 1211")
+    listed = read_word_list(image, find_grid(image, f"{condition} {seed}"), letters, source=f"{condition} {seed}")
     keys = {grid_key(e.word) for e in listed.entries}
-    assert "OTTER" in keys and "PLOTTER" not in keys
-
-
-def test_an_entry_missing_a_letter_inside_it_is_the_word_that_holds_its_letters():
-    """A 640x480 photo's list (synth small 1315): "Snow" is read "Sow" unsurely, a word the grid spells by
-    chance. SNOW, a letter longer, holds its letters in order and its print fits SNOW better: SNOW, not SOW."""
-    image, truth = synth.condition_case("small", 1315)
-    letters = [row.replace(" ", "").upper() for row in truth["grid"]]
-    listed = read_word_list(image, find_grid(image, "small 1315"), letters, source="small 1315")
-    keys = {grid_key(e.word) for e in listed.entries}
-    assert "SNOW" in keys and "SOW" not in keys
+    assert word in keys and not_word not in keys
 
 
 def test_list_columns_beside_the_block_first_read_are_looked_for():
