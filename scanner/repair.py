@@ -7,8 +7,10 @@ A fuzzy hit must be believable: a mismatched cell should be one the OCR was unsu
 letter among its alternatives. Words under SHORT_WORD letters only get a fuzzy hit when the cell's own alternatives
 include the needed letter (a random 3-letter near-miss is everywhere in a 15x15 grid), and so does a hit with two
 mismatches, whatever its length (blurred lower case misreads a letter alike wherever it is: the two e's of
-ECLIPSE both read s). A hit with one mismatch is always preferred to one with two. A fuzzy hit never overrides an
-exact one, never changes a cell an exact hit relies on, and two fuzzy hits never disagree about a cell.
+ECLIPSE both read s), unless a word of ALONE letters or more has no other placement within two mismatches (a word
+of the list is in the grid; a night photo of an odd face reads PARROT's P as Z and its O as Q, with neither
+letter among the alternatives). A hit with one mismatch is always preferred to one with two. A fuzzy hit never
+overrides an exact one, never changes a cell an exact hit relies on, and two fuzzy hits never disagree about a cell.
 """
 from __future__ import annotations
 
@@ -25,6 +27,10 @@ MAX_ROUNDS = 3
 """Repair rounds: each may use the cells corrected by the previous ones."""
 MAX_MISMATCHES = 2
 """Cells one word may have repaired at once (the solver's majority rule allows two from five letters on)."""
+ALONE = 6
+"""Words this long take their one placement within MAX_MISMATCHES, alternatives or not: by chance a 6-letter
+word fits that well somewhere in one random 15x15 grid of English letter frequencies in seven, a 7-letter word in
+one in a hundred (where the word is there too, that makes two placements, and neither is taken)."""
 
 
 @dataclass(frozen=True)
@@ -36,14 +42,15 @@ class Repaired:
     corrections: list[Mismatch]  # applied to `letters`; `read` is the OCR's letter
 
 
-def _candidate_score(occ, word_len: int, confidence: np.ndarray, alternatives) -> float | None:
+def _candidate_score(occ, word_len: int, confidence: np.ndarray, alternatives, alone: bool) -> float | None:
     """How believable a fuzzy occurrence is (higher is better): its mismatched cells' mean of the needed letter's
-    alternative confidence plus the OCR's doubt; None when it must be rejected."""
+    alternative confidence plus the OCR's doubt; None when it must be rejected. ``alone``: it is the word's only
+    placement within MAX_MISMATCHES."""
     score = 0.0
     for miss in occ.mismatches:
         r, c = miss.cell
         alt = alternatives[r][c].get(miss.needed, 0.0) if alternatives is not None else 0.0
-        if alt <= 0.0 and (word_len < SHORT_WORD or len(occ.mismatches) > 1):
+        if alt <= 0.0 and (word_len < SHORT_WORD or len(occ.mismatches) > 1) and not (alone and word_len >= ALONE):
             return None
         score += float(alt) + (1.0 - float(confidence[r, c]))
     return score / len(occ.mismatches)
@@ -69,7 +76,7 @@ def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confiden
     for k, res in enumerate(fuzzy):
         for occ in res.occurrences:
             if occ.mismatches:
-                score = _candidate_score(occ, len(occ.cells), confidence, alternatives)
+                score = _candidate_score(occ, len(occ.cells), confidence, alternatives, len(res.occurrences) == 1)
                 if score is not None:
                     candidates.append((len(occ.mismatches), score, k, occ))
     candidates.sort(key=lambda cand: (cand[0], -cand[1], cand[2]))

@@ -93,6 +93,15 @@ def test_two_misread_cells_are_repaired_at_once_when_both_list_the_needed_letter
     assert not solve_and_repair(letters, ["QADK"], conf, alts).results[0].found
 
 
+def test_a_long_word_takes_its_only_near_placement_though_no_alternative_names_its_letters():
+    letters, conf, alts = reading({(0, 0): 0.6, (0, 2): 0.7})
+    res = solve_and_repair(letters, ["QUIRTZ"], conf, alts).results[0]  # reads OUARTZ: two cells wrong
+    assert res.found and [(m.cell, m.read, m.needed) for m in res.mismatches] == [((0, 0), "O", "Q"),
+                                                                                  ((0, 2), "A", "I")]
+    letters[3] = list("QUIRKY")  # a second placement two letters off: which one is the word's is not known
+    assert not solve_and_repair(letters, ["QUIRTZ"], conf, alts).results[0].found
+
+
 def test_a_short_word_needs_the_letter_among_the_cells_alternatives():
     letters, conf, alts = reading({(4, 1): 0.5})
     assert not solve_and_repair(letters, ["STJ"], conf, alts).results[0].found
