@@ -7,10 +7,11 @@ A fuzzy hit must be believable: a mismatched cell should be one the OCR was unsu
 letter among its alternatives. Words under SHORT_WORD letters only get a fuzzy hit when the cell's own alternatives
 include the needed letter (a random 3-letter near-miss is everywhere in a 15x15 grid), and so does a hit with two
 mismatches, whatever its length (blurred lower case misreads a letter alike wherever it is: the two e's of
-ECLIPSE both read s), unless a word of ALONE letters or more has no other placement within two mismatches (a word
-of the list is in the grid; a night photo of an odd face reads PARROT's P as Z and its O as Q, with neither
-letter among the alternatives). A hit with one mismatch is always preferred to one with two. A fuzzy hit never
-overrides an exact one, never changes a cell an exact hit relies on, and two fuzzy hits never disagree about a cell.
+ECLIPSE both read s), unless a word of six letters or more has no other placement that fits as well (a word of
+the list is in the grid; a night photo of an odd face reads PARROT's P as Z and its O as Q, with neither letter
+among the alternatives); a word of eight letters or more may so take even a placement with three mismatches (see
+ALONE). A hit with fewer mismatches is always preferred. A fuzzy hit never overrides an exact one, never changes
+a cell an exact hit relies on, and two fuzzy hits never disagree about a cell.
 """
 from __future__ import annotations
 
@@ -27,10 +28,12 @@ MAX_ROUNDS = 3
 """Repair rounds: each may use the cells corrected by the previous ones."""
 MAX_MISMATCHES = 2
 """Cells one word may have repaired at once (the solver's majority rule allows two from five letters on)."""
-ALONE = 6
-"""Words this long take their one placement within MAX_MISMATCHES, alternatives or not: by chance a 6-letter
-word fits that well somewhere in one random 15x15 grid of English letter frequencies in seven, a 7-letter word in
-one in a hundred (where the word is there too, that makes two placements, and neither is taken)."""
+ALONE = (6, 8)
+"""Words of ALONE[0] letters or more take their one placement within MAX_MISMATCHES, alternatives or not, and
+words of ALONE[1] or more their one placement within MAX_MISMATCHES + 1: by chance a 6-letter word fits that well
+somewhere in one random 15x15 grid of English letter frequencies in seven, a 7-letter word in one in a hundred,
+an 8-letter word with three mismatches in one in seventy (where the word is there too, that makes two
+placements, and neither is taken)."""
 
 
 @dataclass(frozen=True)
@@ -44,13 +47,13 @@ class Repaired:
 
 def _candidate_score(occ, word_len: int, confidence: np.ndarray, alternatives, alone: bool) -> float | None:
     """How believable a fuzzy occurrence is (higher is better): its mismatched cells' mean of the needed letter's
-    alternative confidence plus the OCR's doubt; None when it must be rejected. ``alone``: it is the word's only
-    placement within MAX_MISMATCHES."""
+    alternative confidence plus the OCR's doubt; None when it must be rejected. ``alone``: no other placement of
+    the word has as few mismatches."""
     score = 0.0
     for miss in occ.mismatches:
         r, c = miss.cell
         alt = alternatives[r][c].get(miss.needed, 0.0) if alternatives is not None else 0.0
-        if alt <= 0.0 and (word_len < SHORT_WORD or len(occ.mismatches) > 1) and not (alone and word_len >= ALONE):
+        if alt <= 0.0 and (word_len < SHORT_WORD or len(occ.mismatches) > 1) and not (alone and word_len >= ALONE[0]):
             return None
         score += float(alt) + (1.0 - float(confidence[r, c]))
     return score / len(occ.mismatches)
@@ -71,12 +74,16 @@ def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confiden
 
     Returns {index into words: occurrence}.
     """
-    fuzzy = solve(grid, words, max_mismatches=MAX_MISMATCHES, alternatives=alternatives)
+    fuzzy = solve(grid, words, max_mismatches=MAX_MISMATCHES + 1, alternatives=alternatives)
     candidates = []  # (mismatches, score, word index, occurrence)
     for k, res in enumerate(fuzzy):
-        for occ in res.occurrences:
+        misses = [len(occ.mismatches) for occ in res.occurrences]
+        for occ, n in zip(res.occurrences, misses):
+            alone = sum(m <= n for m in misses) == 1  # no other placement fits as well
+            if n > MAX_MISMATCHES and not (alone and len(occ.cells) >= ALONE[1]):
+                continue
             if occ.mismatches:
-                score = _candidate_score(occ, len(occ.cells), confidence, alternatives, len(res.occurrences) == 1)
+                score = _candidate_score(occ, len(occ.cells), confidence, alternatives, alone)
                 if score is not None:
                     candidates.append((len(occ.mismatches), score, k, occ))
     candidates.sort(key=lambda cand: (cand[0], -cand[1], cand[2]))

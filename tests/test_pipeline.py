@@ -102,6 +102,17 @@ def test_a_long_word_takes_its_only_near_placement_though_no_alternative_names_i
     assert not solve_and_repair(letters, ["QUIRTZ"], conf, alts).results[0].found
 
 
+def test_an_eight_letter_word_takes_its_only_placement_with_three_misread_cells():
+    letters = [list(row) for row in ("KXVBWQYJ", "ZMDUFOGC", "WJXKVBQH", "UCYMGDZF",
+                                     "EZEPHQNJ", "QVKWJXBY", "GFZCDUMO", "JBQYXWKV")]
+    conf = np.full((8, 8), 0.6)
+    res = solve_and_repair(letters, ["ELEPHANT"], conf, None).results[0]  # row 4 reads EZEPHQNJ
+    assert res.found and res.start == (4, 0) and res.end == (4, 7)
+    assert [(m.cell, m.needed) for m in res.mismatches] == [((4, 1), "L"), ((4, 5), "A"), ((4, 7), "T")]
+    # a seven-letter word three letters off fits a grid by chance too often: not taken
+    assert not solve_and_repair(letters, ["ELEPHAS"], conf, None).results[0].found
+
+
 def test_a_short_word_needs_the_letter_among_the_cells_alternatives():
     letters, conf, alts = reading({(4, 1): 0.5})
     assert not solve_and_repair(letters, ["STJ"], conf, alts).results[0].found
