@@ -587,3 +587,14 @@ def test_a_line_of_instructions_above_a_hand_lettered_grid_is_not_a_row_of_it() 
     loc = find_grid(image, "handwritten 1310")
     assert (loc.rows, loc.cols) == (8, 8)
     assert _corner_error(loc, truth) < CORNER_TOL
+
+
+def test_a_hand_lettered_line_of_words_above_a_hand_lettered_grid_is_not_a_row_of_it() -> None:
+    """A hand-lettered 13x13 (synth handwritten 1402, turned 14 degrees) with the sentence "Find and circle all of
+    the words hidden in the grid." hand-lettered small one pitch above it: each word one blob about a letter's
+    size, ten of them on nine nodes, 0.1-0.4 pitch apart where the grid's letters stand 0.4-0.6 apart. Blobs
+    closer than half the grid's own gap are words of a line: 13x13."""
+    image, truth = synth.condition_case("handwritten", 1402)
+    loc = find_grid(image, "handwritten 1402")
+    assert (loc.rows, loc.cols) == (13, 13)
+    assert _corner_error(loc, truth) < CORNER_TOL
