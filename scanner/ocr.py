@@ -188,7 +188,11 @@ def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int,
             gap_x = max(0.0, max(x[i], x[main]) - min(x[i] + w[i], x[main] + w[main]))
             gap_y = max(0.0, max(y[i], y[main]) - min(y[i] + h[i], y[main] + h[main]))
             stacked = accents and gap_x == 0 and gap_y > 0
-            if area[i] >= (0.02 if stacked else 0.06) * area[main] and gap_x <= bridge and gap_y <= 0.25 * cell_px:
+            # a dash along the cell's edge, apart from the letter: a piece of a faint rule that broke up
+            dash = min(w[i], h[i]) < 0.12 * cell_px and (
+                abs(dy[i]) > 0.7 and w[i] >= 2.5 * h[i] and gap_y > 0 or abs(dx[i]) > 0.7 and h[i] >= 2.5 * w[i] and gap_x > 0)
+            if area[i] >= (0.02 if stacked else 0.06) * area[main] and gap_x <= bridge and gap_y <= 0.25 * cell_px \
+                    and not dash:
                 keep.append(i)
         top, left = int(min(y[keep])), int(min(x[keep]))
         bottom, right = int(max(y[keep] + h[keep])), int(max(x[keep] + w[keep]))
