@@ -1055,14 +1055,14 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             sel = sel[np.argsort(other[sel])]
             step = np.diff(other[sel])
             gaps = step - (n_extent[sel[1:], 1 - axis] + n_extent[sel[:-1], 1 - axis]) / 2
-            touching = gaps < 0.12
-            apart = gaps[step > 0.3]  # not pieces of one letter
-            text = (np.count_nonzero(touching & (step > 0.3)) >= max(2, 0.25 * len(sel))
+            touching, whole = gaps < 0.12, step > 0.3  # whole: not pieces of one letter
+            across = letter[0] if 1 - axis == tall else letter[2]  # a letter's extent along the line, in pitches
+            text = (np.count_nonzero(touching & whole) >= max(2, 0.25 * len(sel))
                     # or a line of smaller print, more than two letters to a node, side by side (the pieces of
                     # one letter overlap)
                     or len(sel) > 2 * nodes and np.count_nonzero(touching & (gaps > -0.03)) >= 0.25 * len(sel)
                     # or its words, a node apart, closer than the grid's letters by half
-                    or len(apart) >= 4 and np.median(apart) < 0.5 * (1 - letter[2 if 1 - axis != tall else 0]))
+                    or np.count_nonzero(whole) >= 4 and np.median(gaps[whole]) < 0.5 * (1 - across))
             if text or off > 0.5 * nodes + 1 or not 0.7 / spread < ratio < 1.4 * spread:
                 return 0
             return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 / spread < ratio < 1.18 * spread \

@@ -169,8 +169,12 @@ def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int,
     half = cell_px / 2
     dx = (centres[1:, 0] - (col + 0.5) * cell_px) / half
     dy = (centres[1:, 1] - (row + 0.5) * cell_px) / half
-    remnant = (np.minimum(w, h) < 0.12 * cell_px) & (np.maximum(abs(dx), abs(dy)) > 0.7) & \
-              (np.maximum(w, h) > 0.3 * cell_px)
+    thin = np.minimum(w, h) < 0.12 * cell_px
+    remnant = thin & (np.maximum(abs(dx), abs(dy)) > 0.7) & (np.maximum(w, h) > 0.3 * cell_px)
+    # Shorter thin blobs along a cell's edge, lying along it: pieces of a faint rule that broke up, unless they
+    # touch the letter (see below).
+    flat_edge = thin & (abs(dy) > 0.7) & (w >= 2.5 * h)
+    tall_edge = thin & (abs(dx) > 0.7) & (h >= 2.5 * w)
     usable = (area >= max(3.0, (0.05 * cell_px) ** 2)) & ~remnant & (row >= 0) & (row < rows) & \
              (col >= 0) & (col < cols)
     score = area * np.maximum(0.05, 1.0 - np.hypot(dx, dy) / 1.2)
@@ -188,9 +192,7 @@ def letter_masks(ink: np.ndarray, rows: int, cols: int, cell_px: int,
             gap_x = max(0.0, max(x[i], x[main]) - min(x[i] + w[i], x[main] + w[main]))
             gap_y = max(0.0, max(y[i], y[main]) - min(y[i] + h[i], y[main] + h[main]))
             stacked = accents and gap_x == 0 and gap_y > 0
-            # a dash along the cell's edge, apart from the letter: a piece of a faint rule that broke up
-            dash = min(w[i], h[i]) < 0.12 * cell_px and (
-                abs(dy[i]) > 0.7 and w[i] >= 2.5 * h[i] and gap_y > 0 or abs(dx[i]) > 0.7 and h[i] >= 2.5 * w[i] and gap_x > 0)
+            dash = flat_edge[i] and gap_y > 0 or tall_edge[i] and gap_x > 0  # a rule's piece, apart from the letter
             if area[i] >= (0.02 if stacked else 0.06) * area[main] and gap_x <= bridge and gap_y <= 0.25 * cell_px \
                     and not dash:
                 keep.append(i)

@@ -187,11 +187,16 @@ def _readings(letters: list[Letter], turns: tuple[int, ...], engine: Engine, alp
     return out
 
 
+def _most_confident(readings: dict[int, tuple[float, list[str]]]) -> int:
+    """The turn read most confidently, the picture as shot on a tie."""
+    return max(readings, key=lambda turn: (readings[turn][0], turn == 0))
+
+
 def _best(readings: dict[int, tuple[float, list[str]]]) -> int:
     """The turn read most confidently, if it reads well (TRUSTED) and clearly better than the picture as shot
     (MARGIN); else the picture as shot. Blurred, tiny or hand-drawn capitals can read about as well upside
     down, and turning a grid wrongly loses every cell."""
-    best = max(readings, key=lambda turn: (readings[turn][0], turn == 0))
+    best = _most_confident(readings)
     score, as_shot = readings[best][0], readings.get(0, (0.0, []))[0]
     return best if best == 0 or (score >= TRUSTED and score >= as_shot + MARGIN) else 0
 
@@ -242,10 +247,13 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         # Sideways, capitals read about as well turned either way (H I N O S X Z): where Tesseract too read the
         # classifier's turn best, though not surely, that turn need only clearly beat the turns of the other axis
         # (a ruled scan turned 90 degrees: 0.943 against 0.884 turned the other way, 0.827 as shot).
-        agreed = len(readings) == 4 and ranked[0] == max(readings, key=lambda turn: readings[turn][0])
         if len(ranked) > 1 and ranked[0] != best:
-            rival = best if ranked[0] == (best + 2) % 4 else \
-                max((t for t in ranked if t % 2 != ranked[0] % 2), key=scores.get) if agreed else ranked[1]
+            if ranked[0] == (best + 2) % 4:
+                rival = best
+            elif len(readings) == 4 and ranked[0] == _most_confident(readings):
+                rival = max((turn for turn in ranked if turn % 2 != ranked[0] % 2), key=scores.get)
+            else:
+                rival = ranked[1]
             if scores[ranked[0]] >= scores[rival] + CLEAR:
                 best = ranked[0]
                 letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
@@ -281,7 +289,7 @@ def _tesseract_turn(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: i
     letters = sample_letters(band(SAMPLE), cell_px)
     readings = _readings(letters, (0, 2, 1, 3), engine, alphabet, enough=SURE)
     best = _best(readings)
-    if best == 0 and max(readings, key=lambda turn: readings[turn][0]) != 0:
+    if best == 0 and _most_confident(readings) != 0:
         # Another turn read better, but not clearly: ask three times as many letters before deciding.
         letters = sample_letters(band(3 * SAMPLE), cell_px, 3 * SAMPLE)
         readings = _readings(letters, (0, 2, 1, 3), engine, alphabet, enough=SURE)
