@@ -89,15 +89,16 @@ _ENDINGS = INFLECTIONS + ("ING",)
 
 
 def inflected(word: str, stem: str) -> bool:
-    """Whether ``word`` is ``stem`` with a plural or past ending (BALLADS of BALLAD, PLATED of PLATE)."""
-    return any(word == stem + end for end in INFLECTIONS)
+    """Whether ``word`` is ``stem`` with a plural or past ending (BALLADS of BALLAD, PLATED of PLATE; not WIND of
+    WIN)."""
+    return any(word == stem + end and (end != "D" or stem.endswith("E")) for end in INFLECTIONS)
 
 
 def _stems(word: str) -> list[str]:
     """The words ``word`` may be a regular inflection of: DRUMS -> DRUM, SKIING -> SKI, DIVING -> DIVE."""
     out = []
     for end in _ENDINGS:
-        if word.endswith(end) and len(word) > len(end) + 2:
+        if word.endswith(end) and len(word) > len(end) + 2 and (end != "D" or word.endswith("ED")):
             stem = word[:-len(end)]
             out += [stem, stem + "E"] if end in ("ED", "ING") else [stem]
             if end in ("ED", "ING") and len(stem) > 2 and stem[-1] == stem[-2]:
@@ -121,7 +122,7 @@ def hidden_vocabulary(path: str | None = None) -> tuple[str, ...]:
             raise NoWordsError(f"{path} holds no words made of letters")
         freq = _frequencies()
         return tuple(sorted(words, key=lambda w: -freq.get(w, 0.0)))
-    key = (f"hidden-{version('english-words')}-{version('wordfreq')}-{HIDDEN_EXTRA_ZIPF}-{HIDDEN_LONG}-"
+    key = (f"hidden-r{RULES}-{version('english-words')}-{version('wordfreq')}-{HIDDEN_EXTRA_ZIPF}-{HIDDEN_LONG}-"
            f"{sorted(HIDDEN_MIN_ZIPF.items())}-{HIDDEN_RARE}")
     return _cached_words("hidden", key, _hidden_words)
 
@@ -173,6 +174,7 @@ rare words too often) are still words a printed list may hold when wordfreq rate
 SLEET, GUAVA): a listed word is vouched for by its print, not by the grid alone. Rarer ones fit blurred print
 by chance (at 2.5, BORER took a night photo's BEAVER); plural and past forms stay out (a placed PEAR and a chance
 S after it made a list's "pear" PEARS)."""
+RULES = 2  # bump when the rules that build the vocabularies change: their cached files are rebuilt
 
 
 @lru_cache(maxsize=1)
@@ -180,7 +182,7 @@ def list_vocabulary() -> tuple[str, ...]:
     """The words a printed word list may hold, upper case: the hidden vocabulary, in its order, then the
     dictionary's 5-letter words of LIST_MIN_ZIPF it lacks, commonest first."""
     hidden = hidden_vocabulary()
-    key = f"list-dictionary-{version('english-words')}-{version('wordfreq')}-{LIST_MIN_ZIPF}-{len(hidden)}"
+    key = f"list-dictionary-r{RULES}-{version('english-words')}-{version('wordfreq')}-{LIST_MIN_ZIPF}-{len(hidden)}"
 
     def build() -> tuple[str, ...]:
         freq = _frequencies()

@@ -10,7 +10,7 @@ from PIL import Image
 from scanner import pdf
 from tools import synth
 from scanner.cli import main
-from solver.dictionary import hidden_vocabulary, list_vocabulary
+from solver.dictionary import hidden_vocabulary, inflected, list_vocabulary
 from solver.hidden import find_hidden, unused_letters
 from solver import solve
 
@@ -74,6 +74,14 @@ def test_a_list_may_hold_rarer_five_letter_words_than_a_puzzle_without_one_is_se
     assert {"LADLE", "SLEET"} <= set(listed)
     assert not {"PEARS", "SEEDS"} & set(listed)
     assert listed[:len(hidden)] == hidden
+
+
+def test_a_word_ending_in_d_is_a_past_form_only_after_an_e():
+    """PLATED is PLATE's past form, but WIND is no form of WIN, nor HAND of HAN: they are words of their own, and
+    hidden and list words (a weather list's WIND was left out of both)."""
+    assert inflected("PLATED", "PLATE") and inflected("SEEDS", "SEED")
+    assert not inflected("WIND", "WIN") and not inflected("HAND", "HAN")
+    assert {"WIND", "HAND", "BRAND", "ROUND"} <= set(hidden_vocabulary()) <= set(list_vocabulary())
 
 
 def test_hidden_words_spell_themselves_in_all_directions():
