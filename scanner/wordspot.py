@@ -35,7 +35,7 @@ MATCH_ROUNDS = 3  # boxes are matched to words again, at most this often, while 
 SPACE = 1.5  # letter heights: the widest space between the words of one entry (list columns stand further apart)
 TWO_WORDS = 0.2  # two boxes on a line are tried as one entry as if its words fit this much better (see spot)
 LEADER_MARGIN = 0.1  # a box cut after its leader is tried when a word fits it this much better (see spot)
-LEADER, LEADER_DIP = 1.5, 0.6  # see _after_leader
+LEADER, LEADER_DIP = (1.5, 3.5), 0.6  # see _after_leader: an entry's number ("18. ") is at most 3.5 letter heights
 NO_FIT = -30.0
 OUTLINE = (16, 64)  # rows, columns: a word's ink is compared in outline at this size (see _outline)
 OUTLINE_INK = 0.4  # a word's outline spans the rows and columns with at least this share of its peak ink
@@ -181,9 +181,10 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
          column_words: list[str] = ()) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
     that one of ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by
-    a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from the dip where a word fits
-    there by LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in the
-    blob of "reef"); and either, with the box after it on its line, as if its words fit TWO_WORDS better (HIGH
+    a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from each such dip where a word
+    fits there by LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in
+    the blob of "reef"), but not a word that ends another (the dip may be inside that one: PHONE of a
+    hand-lettered "saxophone"); and each, with the box after it on its line, as if its words fit TWO_WORDS better (HIGH
     JUMP is one entry, not two: its parts are words too). A list names each word once, so boxes and words are matched
     (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the blob of "sailing"
     better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND.
@@ -199,14 +200,14 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     if not words or not boxes:
         return []
     inks = _inks(flat, letter_px)
+    tail = np.array([any(v != w and v.endswith(w) for v in words) for w in words])
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
     for i, box in enumerate(boxes):
         whole = _fits(box, inks, words)
         tries.append((whole.max(), (i,), box, whole))
         starts = [box[0]]
-        cut = _after_leader(flat, box, letter_px)
-        if cut is not None:
-            fit = _fits(cut, inks, words)
+        for cut in _after_leader(flat, box, letter_px):
+            fit = np.where(tail, NO_FIT, _fits(cut, inks, words))
             if fit.max() > whole.max() + LEADER_MARGIN:  # a mark before the word, not a gap between its letters
                 tries.append((fit.max(), (i,), cut, fit))
                 starts.append(cut[0])
@@ -443,15 +444,18 @@ def _printed(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> t
     return _outline(cv2.GaussianBlur(np.asarray(page, np.float32), (0, 0), OUTLINE_BLUR))
 
 
-def _after_leader(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float) -> tuple | None:
-    """``box`` from the faintest column of ink within LEADER letter heights of its start, when that is a clear dip
-    between a mark before it (a bullet, an entry number) and the word after it; None when there is none."""
+def _after_leader(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float) -> list[tuple]:
+    """``box`` from the faintest column of ink within LEADER[0] letter heights of its start, and from the faintest
+    from there to LEADER[1], where each is a clear dip between a mark before it (a bullet, an entry number) and the
+    word after it. A blurred "13. ARCHERY" dips between its digits, then after the number."""
     x0, y0, x1, y1 = box
     column = (255.0 - flat[y0:y1, x0:x1].astype(np.float32)).sum(axis=0)
-    reach = min(int(LEADER * letter_px), len(column) - int(2 * letter_px))
-    if reach < 2:
-        return None
-    at = 1 + int(np.argmin(column[1:reach]))
-    if column[at] > LEADER_DIP * min(column[:at].max(), float(np.median(column[at:]))):
-        return None
-    return x0 + at, y0, x1, y1
+    cuts = []
+    for a, b in ((0.0, LEADER[0]), LEADER):
+        a, b = max(1, int(a * letter_px)), min(int(b * letter_px), len(column) - int(2 * letter_px))
+        if b - a < 1:
+            continue
+        at = a + int(np.argmin(column[a:b]))
+        if column[at] <= LEADER_DIP * min(column[:at].max(), float(np.median(column[at:]))):
+            cuts.append((x0 + at, y0, x1, y1))
+    return cuts
