@@ -187,8 +187,8 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     hand-lettered "saxophone"); and each try, with the box after it on its line, as if its words fit TWO_WORDS
     better (HIGH JUMP is one entry, not two: its parts are words too). A list names each word once, so boxes and
     words are matched (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the
-    blob of "sailing" better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND.
-    Boxes no word fits letter by letter are then matched in the same way to the words left, by their outline
+    blob of "sailing" better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand"
+    took SAND. Boxes no word fits letter by letter are then matched in the same way to the words left, by their outline
     (see outline_fits) plus LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
     Last, a box that starts where an entry of the list does (``listed``: the boxes of the entries already read, or
     one taken here, the search going on down from each), a few lines from it, is a list word: the
