@@ -326,10 +326,12 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: 
     boxes it covers, box tried, each of ``words``' fit there)) that take a word (see _taken), each box and each
     word once at most: tries best first (highest order), later ones taking neither a word nor a box an earlier
     one took; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in
-    part, with a better fit. ``least`` and ``short``: see _taken."""
+    part, with a better fit. A plural or past form is taken only where it fits by the margin better than its
+    word: a night photo's "Shower" and "Drought" fitted SHOWERS and DROUGHTS a little better, which a chance S
+    or a misread cell after the placed words spelt. ``least`` and ``short``: see _taken."""
     held = np.array([[w in word for word in words] for w in words])  # [i, j]: words[i] is part of words[j]
-    forms = np.array([[w == v or inflected(w, v) or inflected(v, w) for v in words]
-                      for w in words])  # [i, j]: one word, or a plural or past form of the other
+    stems = np.array([[inflected(w, v) for v in words] for w in words])  # [i, j]: words[i] is a form of words[j]
+    forms = np.eye(len(words), dtype=bool) | stems | stems.T  # [i, j]: one word, or a form of the other
     found: dict[tuple[int, ...], tuple] = {}
     for _ in range(MATCH_ROUNDS):
         before, found, used = found, {}, set()
@@ -338,6 +340,9 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: 
             hit = None if used & set(at) else _taken(np.where(free & ~_elsewhere(before, at, fit, held), fit,
                                                               NO_FIT), words, least, short)
             if hit is not None:
+                margin = short[2] if len(words[hit]) <= short[0] else least[1]
+                plain = np.flatnonzero(stems[hit] & free & (fit >= fit[hit] - margin))
+                hit = int(plain[np.argmax(fit[plain])]) if plain.size else hit
                 free &= ~forms[hit]
                 used |= set(at)
                 found[at] = (box, hit, float(fit[hit]))

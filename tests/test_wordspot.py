@@ -59,6 +59,20 @@ def test_a_list_names_a_word_once_in_one_form():
     assert [(i, w) for i, _, w, _ in wordspot.match(tries, words)] == [(0, "BALLAD"), (2, "STAR"), (3, "STARFISH")]
 
 
+def test_a_plural_is_taken_only_where_it_fits_clearly_better_than_its_word():
+    """Fits made by hand: a night photo's "Drought" fitted DROUGHTS (a misread cell after the placed DROUGHT spelt
+    it) a little better than DROUGHT, and was listed as the plural. Lists are mostly singular: the word itself is
+    taken unless its plural fits by the margin better, as a printed "Showers" does."""
+    words = ["DROUGHT", "DROUGHTS", "SHOWER", "SHOWERS"]
+
+    def tried(at: int, **fits: float) -> tuple:
+        fit = np.array([fits.get(w.lower(), -3.0) for w in words])
+        return fit.max(), (at,), (at, 0, at + 1, 1), fit
+
+    tries = [tried(0, drought=-0.3, droughts=-0.25), tried(1, shower=-0.45, showers=-0.2)]
+    assert [(i, w) for i, _, w, _ in wordspot.match(tries, words)] == [(0, "DROUGHT"), (1, "SHOWERS")]
+
+
 @pytest.mark.parametrize("mark, word_at", [("bullet", 34), ("number", 38), ("two-digit number", 56)])
 def test_a_mark_before_a_word_is_set_off_at_the_dip_in_its_ink(mark, word_at):
     """A bullet or an entry number blurred into its word (as on a soft photo): the box holds both, and one of its
