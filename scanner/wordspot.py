@@ -340,8 +340,7 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: 
             hit = None if used & set(at) else _taken(np.where(free & ~_elsewhere(before, at, fit, held), fit,
                                                               NO_FIT), words, least, short)
             if hit is not None:
-                margin = short[2] if len(words[hit]) <= short[0] else least[1]
-                plain = np.flatnonzero(stems[hit] & free & (fit >= fit[hit] - margin))
+                plain = np.flatnonzero(stems[hit] & free & (fit >= fit[hit] - _least(words[hit], least, short)[1]))
                 hit = int(plain[np.argmax(fit[plain])]) if plain.size else hit
                 free &= ~forms[hit]
                 used |= set(at)
@@ -386,8 +385,13 @@ def _taken(fit: np.ndarray, words: list[str], least: tuple[float, float] = (MIN_
     or longer), or for words of at most ``short[0]`` letters, ``short[1]`` and ``short[2]``; None when none
     does."""
     k = int(np.argmax(fit))
-    least, margin = short[1:] if len(words[k]) <= short[0] else least
+    least, margin = _least(words[k], least, short)
     return k if fit[k] >= least and fit[k] - _rival(fit, words, k) >= margin else None
+
+
+def _least(word: str, least: tuple[float, float], short: tuple[int, float, float]) -> tuple[float, float]:
+    """The fit and margin ``word`` is taken at (see _taken): ``short``'s for words of at most short[0] letters."""
+    return short[1:] if len(word) <= short[0] else least
 
 
 def _rival(fit: np.ndarray, words: list[str], k: int) -> float:

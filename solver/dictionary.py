@@ -23,6 +23,7 @@ from solver.grid import normalize_word
 from solver.trie import Trie
 
 FORMAT = 1  # bump when the cached trie layout changes
+RULES = 2  # bump when the rules that build the vocabularies change: their cached files are rebuilt
 
 
 def cache_dir() -> Path:
@@ -88,18 +89,22 @@ INFLECTIONS = ("S", "ES", "ED", "D")
 _ENDINGS = INFLECTIONS + ("ING",)
 
 
+def _takes(stem: str, end: str) -> bool:
+    """Whether ``stem`` may take the ending ``end``: a D only after an E (PLATED of PLATE; WIND is no form of WIN)."""
+    return end != "D" or stem.endswith("E")
+
+
 def inflected(word: str, stem: str) -> bool:
-    """Whether ``word`` is ``stem`` with a plural or past ending (BALLADS of BALLAD, PLATED of PLATE; not WIND of
-    WIN)."""
-    return any(word == stem + end and (end != "D" or stem.endswith("E")) for end in INFLECTIONS)
+    """Whether ``word`` is ``stem`` with a plural or past ending (BALLADS of BALLAD, PLATED of PLATE)."""
+    return any(word == stem + end and _takes(stem, end) for end in INFLECTIONS)
 
 
 def _stems(word: str) -> list[str]:
     """The words ``word`` may be a regular inflection of: DRUMS -> DRUM, SKIING -> SKI, DIVING -> DIVE."""
     out = []
     for end in _ENDINGS:
-        if word.endswith(end) and len(word) > len(end) + 2 and (end != "D" or word.endswith("ED")):
-            stem = word[:-len(end)]
+        stem = word[:-len(end)]
+        if word.endswith(end) and len(word) > len(end) + 2 and _takes(stem, end):
             out += [stem, stem + "E"] if end in ("ED", "ING") else [stem]
             if end in ("ED", "ING") and len(stem) > 2 and stem[-1] == stem[-2]:
                 out.append(stem[:-1])  # doubled consonant: STOPPED -> STOP
@@ -174,7 +179,6 @@ rare words too often) are still words a printed list may hold when wordfreq rate
 SLEET, GUAVA): a listed word is vouched for by its print, not by the grid alone. Rarer ones fit blurred print
 by chance (at 2.5, BORER took a night photo's BEAVER); plural and past forms stay out (a placed PEAR and a chance
 S after it made a list's "pear" PEARS)."""
-RULES = 2  # bump when the rules that build the vocabularies change: their cached files are rebuilt
 
 
 @lru_cache(maxsize=1)
