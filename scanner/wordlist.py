@@ -122,6 +122,9 @@ WORDLIKE_CONF = 80.0
 """When the grid vouches for nothing, entries read this confidently that are dictionary words make a list."""
 LONGER_ZIPF = 2.0
 """A word rarer than this Zipf frequency is not taken for an entry it holds (see _lengthened)."""
+SURE_LONGER_ZIPF = 0.5
+"""An entry read surely is taken for a word that holds it only where that word is this much commoner (Zipf): a
+hand-lettered "harmony" read "HARMON" at 87."""
 LONGER = 0.05
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
@@ -140,8 +143,9 @@ LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
                     r"|[\dIlOoTJASZBG&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.) J. (3.)
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
-TITLE = re.compile(r"\bword\s*(?:search|find|seek)", re.IGNORECASE)
-"""A puzzle's title ("Space Word Search"): no word of its line is a list entry, though the grid may hold one."""
+TITLE = re.compile(r"(?:\bw|\b)or[dl]s?\s*(?:search|find|seek)", re.IGNORECASE)
+"""A puzzle's title ("Space Word Search", read "Space ord Search" where a hand-lettered list's W was dropped): no
+word of its line is a list entry, though the grid may hold one."""
 NUMBER = re.compile(r"^\(?\d{1,3}[.):,]$")
 """An entry's number on its own (``7.``, ``12)``): where an entry starts."""
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
@@ -1485,8 +1489,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     if crop.size == 0:
         return [], []
     text_h = h  # the list's text height as Tesseract's boxes measure it, the scale _select compares entries on
-    taken = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in (entries[i].box for i in chosen)]
-    read = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in clear]
+    # an entry corrected to a string too short for the grid to vouch for is open to a word spotted in its print,
+    # however surely it was read (a hand-lettered "train" read "team" at 96, listed as TAM); one read as the grid
+    # holds it is not (FLOW fitted the print of "fox"), nor a guess (PULL fitted that of a guessed PIANO)
+    short = [i for i in chosen if judged[i][1] == "corrected" and not _confirmed(judged[i])]
+    reopened = [entries[i].box for i in short]
+    taken = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in (entries[i].box for i in chosen
+                                                                     if i not in short)]
+    read = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in clear if not any(_overlap(b, o) for o in reopened)]
     boxes = wordspot.word_boxes(crop, h)
     if not boxes:
         return [], []
@@ -1539,17 +1549,19 @@ def _across_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.
 
 
 def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple) -> tuple:
-    """``reading`` (see _choose) with each listed entry read unsurely (under WORDLIKE_CONF) whose letters, in
-    order, a word one or two letters longer that the grid spells holds (whole, or but for a misread cell: see
-    _near_grid_words), not listed, taken as that word where the entry's print fits it better by LONGER (see
-    wordspot.word_fits): Tesseract drops a blurred letter, and what it leaves is in the grid too, inside the
-    listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30) or by chance (SOW of SNOW); a reading that is no
-    word need only fit about as well as the word. Not its plural or past form: lists are mostly singular, and a
-    misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE
-    round RECIPE, which web2 lists and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was
-    read in it, that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not
-    listed, is taken as that entry where its print fits the entry better by LONGER: Tesseract read "watering" in
-    the box of "watering can" (and "museum" in a box that a chance MUSEUM ITS fits worse)."""
+    """``reading`` (see _choose) with each listed entry whose letters, in order, a word one or two letters longer
+    that the grid spells holds (whole, or but for a misread cell: see _near_grid_words; three longer where the
+    entry's box is WIDE for what was read in it), not listed, taken as that word where the entry's print fits it
+    better by LONGER (see wordspot.word_fits): Tesseract drops a blurred letter, and what it leaves is in the
+    grid too, inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30, TAR of a hand-lettered GUITAR
+    at 60) or by chance (SOW of SNOW); a reading that is no word need only fit about as well as the word. An
+    entry read surely (WORDLIKE_CONF) only for a word SURE_LONGER_ZIPF commoner than what was read (HARMON of
+    HARMONY at 87). Not its plural or past form: lists are mostly singular, and a misread cell after a word makes
+    one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which web2 lists
+    and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was read in it,
+    that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not listed, is
+    taken as that entry where its print fits the entry better by LONGER: Tesseract read "watering" in the box of
+    "watering can" (and "museum" in a box that a chance MUSEUM ITS fits worse)."""
     from wordfreq import zipf_frequency
 
     from solver.dictionary import inflected
@@ -1566,19 +1578,19 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         if not key:
             continue
         box = tuple(int(round(v)) for v in _word_box(e))
+        wide = _per_letter(e) > WIDE * per_letter
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
-                 and key in (grid_key(part) for part in p.split())] if _per_letter(e) > WIDE * per_letter else []
+                 and key in (grid_key(part) for part in p.split())] if wide else []
         if len(pairs) == 1:
             fit = wordspot.word_fits(flat, box, e.height, [key, pairs[0]])
             if fit[1] >= fit[0] + LONGER:
                 judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
                 listed.add(pairs[0])
                 continue
-        if e.conf >= WORDLIKE_CONF:
-            continue
-        longer = [w for w in words if _within(key, w) and len(w) - len(key) in (1, 2) and w not in listed
-                  and not inflected(w, key)
-                  and zipf_frequency(printed.get(w, w).lower(), "en") >= LONGER_ZIPF]
+        least = LONGER_ZIPF if e.conf < WORDLIKE_CONF else zipf_frequency(key.lower(), "en") + SURE_LONGER_ZIPF
+        longer = [w for w in words if _within(key, w) and 0 < len(w) - len(key) <= (3 if wide else 2)
+                  and w not in listed and not inflected(w, key)
+                  and zipf_frequency(printed.get(w, w).lower(), "en") >= least]
         if not longer:
             continue
         fit = wordspot.word_fits(flat, box, e.height, [key] + longer)

@@ -883,3 +883,23 @@ def test_a_word_one_letter_off_beats_a_misread_grid_string_two_off():
     assert (entry.word, status) == ("GREENHUUSE", "corrected")
     [(entry, status)] = correct_entries([("PLANOT", "PLANOT")], grid, [40.0])
     assert (entry.word, status) == ("PLANET", "corrected")
+
+
+def test_a_title_read_without_its_w_is_still_a_title():
+    """A hand-lettered page titled "Space Word Search" (handwritten 1513): Tesseract reads the title's line as
+    "Space" and "ord Search", beside the list. No word of it is an entry (SPACE and ORDSEARCH were), and the
+    list's eight words are all read (the grid as the detector finds it)."""
+    image, truth = synth.condition_case("handwritten", 1513)
+    wl = read_word_list(image, find_grids(image)[0], truth["grid"], source="handwritten 1513")
+    assert list_score(wl.words, truth["words"]) == (len(truth["words"]), 0), wl.words
+
+
+@pytest.mark.parametrize("seed, word, read", [(1419, "HARMONY", "HARMON"), (1306, "GUITAR", "TAR")])
+def test_a_word_read_short_is_taken_as_the_grid_word_that_holds_it(seed, word, read):
+    """Hand-lettered lists: "harmony" read "HARMON" at 87 (a rare word, HARMONY far commoner) and "guitar" read
+    "TAR" at 60 in a box 1.6 times as wide for each letter as the list's: each is the grid's word that holds it,
+    which its print fits better (the grid as the detector finds it)."""
+    image, truth = synth.condition_case("handwritten", seed)
+    words = {grid_key(w) for w in read_word_list(image, find_grids(image)[0], truth["grid"],
+                                                 source=f"handwritten {seed}").words}
+    assert word in words and read not in words, words
