@@ -57,9 +57,9 @@ SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
 MEASURED_WIDTH = 2.0
-"""Letter heights: the narrowest blob the list's print size is measured on when no entry was read (narrower are
-as often an entry's number or bullet, and one more or less moved the measure a pixel: blurred print fits
-differently at that scale)."""
+"""Letter heights: with no entry read, the list's print size is measured again on the blobs this wide at the
+first measure (a narrower one is as often an entry's number, a bullet or a piece of a frame; one more or less
+moved the measure a pixel, and blurred print fits otherwise at that scale)."""
 TAIL_AFTER, TAIL_LETTERS = 6, (3, 4)  # see _grid_spellings
 UNSURE_LETTERS = (6, 12)
 """Lengths of the words spotting also looks for where the grid spells them with an unsure cell read as one of
@@ -1506,13 +1506,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         return [], []
     heights = wordspot.letter_heights(crop, boxes)
     known = [k for k, b in enumerate(boxes) if any(_overlap(b, t) for t in taken)]
-    # the print of the list's own words, or with none read the commonest print of blobs as wide as a word of
-    # a few letters: a title or a heading is not it, nor an entry's number or bullet
+    # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
     ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
     like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
-    wide = np.array([b[2] - b[0] >= MEASURED_WIDTH * h for b in boxes])
-    wide |= not wide.any()
-    h = float(np.median(heights[known] if known else heights[like[np.argmax((like & wide).sum(axis=1))] & wide]))
+    wide = np.ones(len(boxes), bool)
+    for _ in range(2):  # measured again on the blobs as wide as a word at that size, not a number or a bullet
+        h = float(np.median(heights[known] if known else heights[like[np.argmax((like & wide).sum(axis=1))] & wide]))
+        wide = np.array([b[2] - b[0] >= MEASURED_WIDTH * h for b in boxes])
+        wide |= not wide.any()
     boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]
              and not any(_overlap(c, b) for c in read)]
     if not boxes:
