@@ -29,6 +29,10 @@ from solver.hidden import DEFAULT_MIN_LENGTH, find_hidden, unused_letters
 LIST_SECONDS = (4.0, 2.0)
 """Tesseract's time for the word list: at least the first, or the second times what the grid took. A clean
 list reads in about a second; a page of fabric or noise read as text could take 10-20 s for nothing."""
+BUSY = 3.0
+"""When the machine is busy (the grid took longer on the clock than in CPU time), the list's least time is
+stretched by as much, up to this many times: a loaded server reads the same list as an idle one (a night
+page's list of 20 lost its last lines to the clock with two other jobs running), and stays bounded."""
 BOARD_MIN_LENGTH = 3
 """Shortest dictionary word reported on a board (word searches: solver.hidden.DEFAULT_MIN_LENGTH)."""
 CELL_PX = 64
@@ -211,17 +215,18 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
         if printed.turns:
             loc, rectified, homography = _cut_upright(image, turned(loc, printed.turns), printed.turns, upright_grids)
         timings["orient"] = _ms(t0)
-        t0 = time.perf_counter()
+        t0, cpu = time.perf_counter(), time.process_time()
         reading = read_grid(rectified, loc.rows, loc.cols, cell_px=CELL_PX, alphabet=alphabet, engine=engine,
                             lower=printed.lower)
         timings["ocr"] = _ms(t0)
+        busy = min(BUSY, max(1.0, timings["ocr"] / 1000 / max(time.process_time() - cpu, 1e-3)))
 
         word_list, puzzle_words, puzzle_words_source = None, words, words_source
         if words is None:
             report("words")
             t0 = time.perf_counter()
             rows_read = ["".join(row) for row in reading.letters]
-            seconds = max(LIST_SECONDS[0], LIST_SECONDS[1] * timings["ocr"] / 1000)
+            seconds = max(LIST_SECONDS[0] * busy, LIST_SECONDS[1] * timings["ocr"] / 1000)
             if words_image is not None:  # a separate picture of the list: all of it is the list
                 word_list = read_word_list(words_image, None, rows_read, source=source, engine=engine,
                                            seconds=seconds)

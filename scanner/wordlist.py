@@ -1749,11 +1749,12 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     words = functools.partial(_grid_words, tuple(letters))
 
     def merge(read: tuple, reading: tuple, other: tuple) -> tuple[tuple, tuple]:
-        """(entries and verdicts, chosen reading) of ``read`` with ``other`` merged in, unless the grid no longer
-        backs the list then (a block read worse can lose the backing the first reading gave it)."""
+        """(entries and verdicts, chosen reading) of ``read`` with ``other`` merged in, unless the list then has
+        fewer entries (a block read worse can lose the backing the first reading gave it; a strip of a night
+        page read as one block turned a list of 19 into 1 of its lines)."""
         both = _merge(read, other, words, soft)
         merged = _choose(*both, letters, soft)
-        return (both, merged) if merged[2] else (read, reading)
+        return (both, merged) if merged[2] and len(merged[2]) >= len(reading[2]) else (read, reading)
 
     def merge_block(read: tuple, reading: tuple, lo: np.ndarray, hi: np.ndarray,
                     budget: Callable[[], float | None]) -> tuple[tuple, tuple]:
