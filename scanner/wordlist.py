@@ -1509,11 +1509,16 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
     ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
     like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
-    wide = np.ones(len(boxes), bool)
-    for _ in range(2):  # measured again on the blobs as wide as a word at that size, not a number or a bullet
-        h = float(np.median(heights[known] if known else heights[like[np.argmax((like & wide).sum(axis=1))] & wide]))
+    def commonest(of: np.ndarray) -> float:
+        """The median height of the commonest print among the boxes ``of`` (bool, per box)."""
+        return float(np.median(heights[like[np.argmax((like & of).sum(axis=1))] & of]))
+
+    if known:
+        h = float(np.median(heights[known]))
+    else:  # measured again on the blobs as wide as a word at that size, not a number or a bullet
+        h = commonest(np.ones(len(boxes), bool))
         wide = np.array([b[2] - b[0] >= MEASURED_WIDTH * h for b in boxes])
-        wide |= not wide.any()
+        h = commonest(wide if wide.any() else np.ones(len(boxes), bool))
     boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]
              and not any(_overlap(c, b) for c in read)]
     if not boxes:

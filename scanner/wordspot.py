@@ -97,8 +97,8 @@ def _blobs(mask: np.ndarray, letter_px: float, lines: bool = False) -> list[tupl
 
 def _lines(blob: np.ndarray, x: int, y: int, letter_px: float) -> list[tuple[int, int, int, int, int]]:
     """(x0, y0, x1, y1, px) of the lines of print in one blob (bool, ink closed across letter gaps), its top
-    left at ``x``, ``y``: a blob more than LINES letter heights tall is cut at its faintest row, a line's height
-    or more from its top and bottom, where that row holds under LINE_GAP of its usual row of ink (a hand-lettered
+    left at ``x``, ``y``: a blob more than LINES letter heights tall is cut at its faintest row, 0.6 of a letter
+    height or more from its top and bottom, where that row holds under LINE_GAP of its usual row of ink (a hand-lettered
     "luggage" hangs its g's into "hotel" below, 0.2; a title's big letters hold 0.9 of theirs across their
     middle)."""
     rows = np.count_nonzero(blob, axis=1)
