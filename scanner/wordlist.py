@@ -1046,8 +1046,15 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
                                                         len(grid_key(judged[exact[0]][0].word)) >= 5)) or (
             len(confirmed) == 2 and guesses(group) >= 2)
 
-    chosen = [g for g in groups if evidence(g) and len(backing[id(g)]) + guesses(g) >= 0.4 * len(g)]
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
+
+    def share(group: list[int]) -> int:
+        """Entries of a block that back it: vouched for, guessing a grid word, or confidently read words (a
+        night photo's grid misread TUNA and WAVE; read surely, they still show the block is a list)."""
+        return len(backing[id(group)]) + guesses(group) + sum(
+            i not in backing[id(group)] and guessed(i) is None for i in wordy[id(group)])
+
+    chosen = [g for g in groups if evidence(g) and share(g) >= 0.4 * len(g)]
     trusted = bool(chosen)
     if not chosen:  # the grid vouches for nothing (misread grid?): the block that reads best as a list of words
         best = max(groups, key=lambda g: len(wordy[id(g)]))
