@@ -51,14 +51,14 @@ def cell_windows(flat: np.ndarray, cells: list[tuple[int, int]], cell_px: int,
     ink = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
     at = pad + (np.asarray(cells, dtype=np.float64).reshape(-1, 2) + 0.5) * pitch  # cell centres (y, x)
     reach = max(2, int(pitch / 2))
-    around = _crops(ink, at.astype(int) - reach, 2 * reach)
+    around = crops(ink, at.astype(int) - reach, 2 * reach)
     weight = np.maximum(around - np.median(around, axis=(1, 2), keepdims=True), 0.0) ** 2
     total = weight.sum(axis=(1, 2))
     steps = np.arange(2 * reach)
     mass = np.stack([(weight.sum(axis=2) * steps).sum(axis=1), (weight.sum(axis=1) * steps).sum(axis=1)], axis=1)
     centre = at.astype(int) - reach + mass / np.maximum(total, 1e-9)[:, None]
     at = np.where(total[:, None] > 0, (at + centre) / 2, at)  # the ink's centre, pulled half-way back to the cell's
-    return stretched(_crops(ink, np.round(at).astype(int) - WINDOW // 2, WINDOW))
+    return stretched(crops(ink, np.round(at).astype(int) - WINDOW // 2, WINDOW))
 
 
 def stretched(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -70,7 +70,7 @@ def stretched(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.clip(out, 0.0, 1.0).astype(np.float32), (high - low).astype(np.float32)
 
 
-def _crops(image: np.ndarray, corners: np.ndarray, size: int) -> np.ndarray:
+def crops(image: np.ndarray, corners: np.ndarray, size: int) -> np.ndarray:
     """(n, size, size) squares of ``image`` whose top-left corners are ``corners`` (n, 2: y, x)."""
     steps = np.arange(size)
     ys = corners[:, 0, None, None] + steps[None, :, None]

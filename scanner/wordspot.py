@@ -138,39 +138,40 @@ def letter_scores(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray
     """(cut points, len(WIDTHS), 26) log-probabilities of each letter for the stretch of ``ink`` (ink bright on 0,
     letters LETTER_H high) that starts at each cut point of ``box`` and is each of WIDTHS wide; NO_FIT where the
     stretch runs past the box or holds too little ink to be a letter. Each stretch is seen as the classifier sees
-    a grid cell: a WINDOW square on the stretch's ink, the ink outside the stretch masked off."""
+    a grid cell: a WINDOW square on the stretch's ink, the ink outside the stretch masked off. All stretches are
+    measured at once from running sums of the box's ink (a loop over them cost more than the classifier)."""
     x0, y0, x1, y1 = box
     cuts = np.arange(x0 - STEP, x1 + STEP + 1, STEP)
+    scores = np.full((len(cuts), len(WIDTHS), len(CLASSES)), NO_FIT)
+    band = ink[y0:y1, :].astype(np.float64)
+    by_rows = np.concatenate([np.zeros((band.shape[0], 1)), np.cumsum(band, axis=1)], axis=1)
+    by_column = by_rows.sum(axis=0)  # running ink per column
+    mean_ink = float(band[:, max(x0, 0):x1].sum(axis=0).mean()) if x1 > x0 else 0.0
+    a, k = np.meshgrid(np.arange(len(cuts)), np.arange(len(WIDTHS)), indexing="ij")
+    inside = a + WIDTHS[k] < len(cuts)
+    a, k = a[inside], k[inside]
+    start, end = cuts[a], cuts[a + WIDTHS[k]]
+    lo, hi = np.clip(start, 0, band.shape[1]), np.clip(end, 0, band.shape[1])
+    width = hi - lo
+    inked = (width > 0) & ((by_column[hi] - by_column[lo]) >= MIN_INK * mean_ink * np.maximum(width, 1))
+    if not inked.any():
+        return scores
+    a, k, start, end, lo, hi = a[inked], k[inked], start[inked], end[inked], lo[inked], hi[inked]
+    rows = by_rows[:, hi] - by_rows[:, lo]  # (band rows, stretches)
+    total = rows.sum(axis=0)
+    middle = (rows * np.arange(len(rows))[:, None]).sum(axis=0) / np.maximum(total, 1e-12)
+    yc = y0 + np.where(total > 0, middle, len(rows) / 2)
+    yc = (yc + (y0 + y1) / 2) / 2  # the ink's centre pulled half-way back to the line's, as for a cell
     pad = WINDOW
     padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
-    band = ink[y0:y1, :]
-    column = band.sum(axis=0)
-    mean_ink = float(column[max(x0, 0):x1].mean()) if x1 > x0 else 0.0
-    windows, where = [], []
-    for a, start in enumerate(cuts):
-        for k, w in enumerate(WIDTHS):
-            if a + w >= len(cuts):
-                break
-            end = cuts[a + w]
-            inked = column[max(start, 0):max(end, 0)]
-            if not inked.size or inked.mean() < MIN_INK * mean_ink:
-                continue
-            stretch = band[:, max(start, 0):end]
-            rows = stretch.sum(axis=1)
-            yc = y0 + (float((rows * np.arange(len(rows))).sum() / rows.sum()) if rows.sum() > 0 else len(rows) / 2)
-            yc = (yc + (y0 + y1) / 2) / 2  # the ink's centre pulled half-way back to the line's, as for a cell
-            top, left = int(round(yc - WINDOW / 2)) + pad, int(round((start + end) / 2 - WINDOW / 2)) + pad
-            window = padded[top:top + WINDOW, left:left + WINDOW].copy()
-            window[:, :max(0, start + pad - left)] = 0.0
-            window[:, max(0, end + pad - left):] = 0.0
-            windows.append(window)
-            where.append((a, k))
-    scores = np.full((len(cuts), len(WIDTHS), len(CLASSES)), NO_FIT)
-    if not windows:
-        return scores
-    windows, _ = classify.stretched(np.array(windows, np.float32))
+    top = np.round(yc - WINDOW / 2).astype(int) + pad
+    left = np.round((start + end) / 2 - WINDOW / 2).astype(int) + pad
+    windows = classify.crops(padded, np.stack([top, left], axis=1), WINDOW).astype(np.float32)
+    steps = np.arange(WINDOW)[None, None, :]
+    keep = ((steps >= np.maximum(0, start + pad - left)[:, None, None])
+            & (steps < np.maximum(0, end + pad - left)[:, None, None]))
+    windows, _ = classify.stretched(windows * keep)
     p = np.max([classify.probabilities(windows, m) for m in MODELS], axis=0)
-    a, k = np.array(where).T
     scores[a, k] = np.log(p + 1e-9)
     return scores
 
