@@ -43,6 +43,10 @@ LOOK_SECONDS = 2.0
 round it as blocks of text once a list is found, and for those of the grid's sides when none was (see _read_list):
 a big page of newsprint show-through took 5.1 s of a 5.6 s limit to read, and its block, never read, left 9 of
 its 20 words as junk; a page on a light, blotchy ground was read as 800 scraps of it."""
+SPOT_SECONDS = 4.0
+"""The word spotter's CPU time for a list (see wordspot.spot), a bound for pages of hundreds of blobs: a readable
+list takes under 1 s, the blurred 20-entry lists of night photos whose words only the spotter finds 3-3.5 s (at 2 s
+two of them kept 8 of the 14 words it found)."""
 BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
@@ -1540,13 +1544,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # nor a word the grid spells but for a cell (LABORER, at 0.33, took the blob of a night photo's BEAVER)
     single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)
               and w in printed]
-    spotted = wordspot.spot(crop, boxes, h, words, taken, single)
+    until, ink = time.thread_time() + SPOT_SECONDS, wordspot.page_ink(crop, h)
+    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink)
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
     # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
     listed |= {w for _, w, _ in spotted}
     maybe = [w for w in _unsure_words(tuple(letters), unsure) if not any(w in word or word in w for word in listed)]
     left = [b for b in boxes if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
-    spotted += wordspot.spot(crop, left, h, maybe, taken + [box for box, _, _ in spotted], maybe)
+    spotted += wordspot.spot(crop, left, h, maybe, taken + [box for box, _, _ in spotted], maybe, until, ink)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]

@@ -11,7 +11,9 @@ fall): a blob no word fits letter by letter is compared in outline with each wor
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
+import time
 
 import cv2
 import numpy as np
@@ -62,6 +64,23 @@ AGREED_SHORT = (4, -0.7)
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
+
+
+@dataclasses.dataclass
+class PageInk:
+    """A page's ink (bright on 0) scaled for each letter size of SIZES, (scale, ink), and the letter scores (see
+    letter_scores) of the boxes tried on it, by (size index, box): spot tries a list's blobs against the grid's
+    words, then the blobs left against other words, and a blob's letters score the same whatever the words."""
+    inks: list[tuple[float, np.ndarray]]
+    scores: dict[tuple[int, tuple[int, int, int, int]], np.ndarray] = dataclasses.field(default_factory=dict)
+
+
+def page_ink(flat: np.ndarray, letter_px: float) -> PageInk:
+    """The PageInk of ``flat`` (dark print on white) scaled so that letters ``letter_px`` high are LETTER_H high,
+    for each of the letter sizes SIZES."""
+    return PageInk([(scale, cv2.resize(255.0 - flat.astype(np.float32), None, fx=scale, fy=scale,
+                                       interpolation=cv2.INTER_AREA))
+                    for scale in (LETTER_H / max(letter_px * f, 1.0) for f in SIZES)])
 
 
 def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
@@ -204,8 +223,8 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 
 
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
-         words: list[str], listed: list[tuple] = (),
-         column_words: list[str] = ()) -> list[tuple[tuple[int, int, int, int], str, float]]:
+         words: list[str], listed: list[tuple] = (), column_words: list[str] = (),
+         until: float | None = None, ink: PageInk | None = None) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
     that one of ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by
     a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from each such dip where a word
@@ -222,26 +241,30 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     ``column_words`` left are matched to it by outline at COLUMN_FIT (COLUMN_SHORT), or taken where its letters
     and its outline fit one of them best (AGREED, see _agreed).
     How sure: e to the mean log-probability per letter for a word fitted letter by letter; its outline fit,
-    at most 1, for one matched in outline."""
+    at most 1, for one matched in outline. ``until``: the thread's CPU time (time.thread_time) after which no
+    further box is tried (its work, not the machine's load: an unreadable list's 40 blobs cost seconds).
+    ``ink``: the page_ink of ``flat`` at ``letter_px`` from an earlier call, with its boxes' letter scores."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
-    inks = _inks(flat, letter_px)
+    ink = ink or page_ink(flat, letter_px)
     tail = np.array([any(v != w and v.endswith(w) for v in words) for w in words])
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
     for i, box in enumerate(boxes):
-        whole = _fits(box, inks, words)
+        if until is not None and time.thread_time() > until:
+            break
+        whole = _fits(box, ink, words)
         tries.append((whole.max(), (i,), box, whole))
         starts = [box[0]]
         for cut in _after_leader(flat, box, letter_px):
-            fit = np.where(tail, NO_FIT, _fits(cut, inks, words))
+            fit = np.where(tail, NO_FIT, _fits(cut, ink, words))
             if fit.max() > whole.max() + LEADER_MARGIN:  # a mark before the word, not a gap between its letters
                 tries.append((fit.max(), (i,), cut, fit))
                 starts.append(cut[0])
         j = _next_on_line(boxes, i, letter_px)
         for x0 in starts if j is not None else ():
             both = (x0, min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
-            fit = _fits(both, inks, words)
+            fit = _fits(both, ink, words)
             tries.append((fit.max() + TWO_WORDS, (i, j), both, fit))
     found = match(tries, words)
     # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
@@ -269,15 +292,7 @@ def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float
     """Each of ``words``' fit to the print of ``box`` on ``flat`` (letters ``letter_px`` high) in outline, helped
     a little by its letters' fit, as boxes no word fits letter by letter are judged in spot."""
     words = [w if all(ch in CLASSES for ch in w) else "" for w in words]
-    return _both(flat, box, words, _fits(box, _inks(flat, letter_px), words))
-
-
-def _inks(flat: np.ndarray, letter_px: float) -> list[tuple[float, np.ndarray]]:
-    """(scale, ink bright on 0) of ``flat`` scaled so that letters ``letter_px`` high are LETTER_H high, for each
-    of the letter sizes SIZES."""
-    return [(scale, cv2.resize(255.0 - flat.astype(np.float32), None, fx=scale, fy=scale,
-                               interpolation=cv2.INTER_AREA))
-            for scale in (LETTER_H / max(letter_px * f, 1.0) for f in SIZES)]
+    return _both(flat, box, words, _fits(box, page_ink(flat, letter_px), words))
 
 
 def _both(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str], fit: np.ndarray) -> np.ndarray:
@@ -398,11 +413,14 @@ def _next_on_line(boxes: list[tuple[int, int, int, int]], i: int, letter_px: flo
     return min(after)[1] if after else None
 
 
-def _fits(box: tuple[int, int, int, int], inks: list[tuple[float, np.ndarray]], words: list[str]) -> np.ndarray:
-    """Each word's fit (see fits) to ``box`` at the best of the letter sizes of ``inks`` ((scale, ink image)
-    at each of SIZES)."""
-    return np.max([fits(letter_scores(ink, tuple(int(round(v * scale)) for v in box)), words)
-                   for scale, ink in inks], axis=0)
+def _fits(box: tuple[int, int, int, int], ink: PageInk, words: list[str]) -> np.ndarray:
+    """Each word's fit (see fits) to ``box`` at the best of the letter sizes of ``ink``."""
+    out = []
+    for k, (scale, image) in enumerate(ink.inks):
+        if (k, box) not in ink.scores:
+            ink.scores[k, box] = letter_scores(image, tuple(int(round(v * scale)) for v in box))
+        out.append(fits(ink.scores[k, box], words))
+    return np.max(out, axis=0)
 
 
 def _taken(fit: np.ndarray, words: list[str], least: tuple[float, float] = (MIN_SCORE, MIN_MARGIN),
