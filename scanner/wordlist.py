@@ -1114,9 +1114,14 @@ def _guess(e: _Entry, judged: tuple[WordEntry, str], words: Callable[[], tuple[s
     # The grid string an entry was corrected to may be a fragment (KNEE to KEE, not KNIFE): then the entry as read
     # is the better clue.
     rest = _after_mark(e.text)  # a misread number before the word (OH, wurling for 5. surfing)
-    return guess(grid_key(entry.word if status == "corrected" else e.text), words()) or (
+    found = guess(grid_key(entry.word if status == "corrected" else e.text), words()) or (
         guess(grid_key(e.text), words()) if status == "corrected" else None) or (
         guess(grid_key(rest), words()) if rest else None)
+    key = grid_key(entry.word)
+    if status == "near" and key == grid_key(e.text) and found is not None and edit_distance(key, found) > \
+            edit_budget(key):  # a word kept as read, the grid string it is near nearer than the guess
+        return None  # (a hand-lettered BOXING near the grid's misread BOXINC is no ROWING)
+    return found
 
 
 def _guessable(judged: tuple[WordEntry, str], conf: float, soft: bool) -> bool:
