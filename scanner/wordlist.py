@@ -51,8 +51,10 @@ BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
 times (a long column of small print that the page's reading took only the top of; see _run_on)."""
-SPOTTED_LIST = 3
-"""Different words spotted (see _spotted) that make a list where Tesseract read none."""
+LIST_LEAST = 3
+"""The fewest entries of a list: fewer different words spotted (see _spotted) are chance, and a list read with
+fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read "Space Word Sea",
+gave two entries the grid holds while the layout analysis took the list below for a picture."""
 SPOT_REACH = 1.0
 """With no list read by Tesseract, words are spotted within this many grid sizes of the grid."""
 COLUMN_GAP = 6.0
@@ -85,6 +87,10 @@ of them, are read again at their own size (see _small_print)."""
 FRAME_INK = 0.5
 """Dark ground at least this many letter heights thick near the sheet's edge is blanked on soft pages
 (``_frame``): 0 of 20 words of a newsprint list read before, 17 after."""
+FRAME_PITCH = 0.3
+"""... and on a page where no print is seen, ground this many grid pitches thick, before the print is measured
+again: taken for the darkest print, it left a sideways photo's grey typewriter list unstretched and unmeasured,
+and none of it was read."""
 SOFT_EDGE = 1 / 3
 """Print whose edges take more than this share of the letter height to go from paper to ink (imaging.edge_width)
 is soft: a blurred photo of small print. Only soft print has its frame blanked, its grain smoothed and its strokes
@@ -776,6 +782,10 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     flat = _flatten(gray)
     flat[keep == 0] = 255
     ink = _ink_height(_stretch(flat), pitch)
+    if ink is None and sheet is not None:  # no print seen: the frame of ground round the sheet may be the darkest
+        keep[_frame(flat, ~sheet, FRAME_PITCH * pitch)] = 0
+        flat[keep == 0] = 255
+        ink = _ink_height(_stretch(flat), pitch)
     if grainy and (ink is None or ink >= THIN_INK):
         gray = smooth
         flat = _flatten(gray)
@@ -792,7 +802,8 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
             return None
     soft = bool(ink) and imaging.edge_width(flat) > SOFT_EDGE * ink
     if soft:
-        blank = (keep == 0) | _frame(flat, ~sheet if sheet is not None else np.zeros(flat.shape, bool), ink)
+        blank = (keep == 0) | _frame(flat, ~sheet if sheet is not None else np.zeros(flat.shape, bool),
+                                     FRAME_INK * ink)
         if not blank.all():
             # Blanked at the paper's own level, not white: Tesseract thresholds the page globally, and a white
             # expanse beside grey grainy paper puts the whole paper on the ink side.
@@ -810,13 +821,13 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     return flat, T, soft
 
 
-def _frame(flat: np.ndarray, ground: np.ndarray, ink: float) -> np.ndarray:
+def _frame(flat: np.ndarray, ground: np.ndarray, width: float) -> np.ndarray:
     """Boolean mask of the dark strip of table and shadow left round a sheet (``ground``: the blanked
     surroundings, see _sheet; none when the page fills the picture): ink too thick for print strokes (it holds
-    a square FRAME_INK letter heights wide) that comes within that width of the ground or touches the picture's
-    edge, grown over its soft edge. Such a frame makes Tesseract's layout analysis take the page for a picture
-    and lose the list. The grid masks do not count as ground: bold title letters touch them."""
-    k = max(3, int(FRAME_INK * ink))
+    a square ``width`` px wide) that comes within that width of the ground or touches the picture's edge, grown
+    over its soft edge. Such a frame makes Tesseract's layout analysis take the page for a picture and lose the
+    list. The grid masks do not count as ground: bold title letters touch them."""
+    k = max(3, int(width))
     dark = (flat < BLOB_LEVEL).astype(np.uint8)
     thick = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     _, labels = cv2.connectedComponents(thick, connectivity=8)
@@ -1791,20 +1802,22 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     if loc is not None:
         q = cv2.perspectiveTransform(np.asarray(loc.corners, np.float64)[None], T)[0]
         grid_box = (q.min(axis=0), q.max(axis=0))
-    if not reading[2] and loc is not None:
-        # Nothing found: Tesseract's layout analysis can lose a list among photo background texture and shadow;
-        # look again at the page close to the grid only, then at each side of the grid alone as a block of text
-        # (the sparse layout can miss most of a plain list: a sideways page read 2 of 20 words).
-        # The sides get their own time (a page photographed on a light, blotchy ground was read for 4 s as 800
-        # scraps of it, never reaching the list).
+    if len(reading[2]) < LIST_LEAST and loc is not None:
+        # Little or nothing found: Tesseract's layout analysis can lose a list among photo background texture,
+        # shadow or show-through; look again at the page close to the grid only, then at each side of the grid
+        # alone as a block of text (the sparse layout can miss most of a plain list: a sideways page read 2 of 20
+        # words), keeping the longer list. The sides get their own time (a page photographed on a light, blotchy
+        # ground was read for 4 s as 800 scraps of it, never reaching the list).
         reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
         for psm, places, floor in ((11, [(q.min(axis=0) - reach, q.max(axis=0) + reach)], 0.0),
                                    (6, _sides(*grid_box, reach), LOOK_SECONDS)):
-            if not reading[2]:
+            if len(reading[2]) < LIST_LEAST:
                 budget = _floored(left, floor)
-                read = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, budget())],
-                              letters)
-                reading = _choose(*read, letters, soft)
+                again = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, budget())],
+                               letters)
+                found = _choose(*again, letters, soft)
+                if len(found[2]) > len(reading[2]):
+                    read, reading = again, found
     if reading[2]:
         # Second look at the list alone, as one block of text: the sparse page layout skips lines of a big page
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
@@ -1839,7 +1852,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         spotted = _spotted(flat, reading, letters, unsure, grid_box, clear)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
-        elif len({v[0].word for v in spotted[1]}) >= SPOTTED_LIST and _on_lines(spotted[0]) > 1:
+        elif len({v[0].word for v in spotted[1]}) >= LIST_LEAST and _on_lines(spotted[0]) > 1:
             # a grid word or two by chance are no list, nor words fitted along one line (a title)
             read, reading = spotted, _choose(*spotted, letters, soft)
     if reading[2]:
