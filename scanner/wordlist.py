@@ -503,18 +503,22 @@ def _near_keys() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def guess(key: str, words: tuple[str, ...]) -> str | None:
     """The one word of ``words`` nearest ``key`` within GUESS_SHARE of its length in edits, if there is one; of
-    equally near words, the one as long as ``key`` (OCR substitutes letters more often than it adds or drops
-    them: PLAREY is PLANET, not PLANE)."""
-    near: dict[tuple[int, int], list[str]] = {}
+    equally near words, not one held in another (the grid spells AILING because it spells SAILING: BALING is
+    SAILING), then the one as long as ``key`` (OCR substitutes letters more often than it adds or drops them:
+    PLAREY is PLANET, not PLANE)."""
+    near: dict[int, list[str]] = {}
     for w in words:
         budget = int(GUESS_SHARE * len(w))
         if abs(len(w) - len(key)) <= budget:
             d = edit_distance(key, w)
             if d <= min(budget, len(key) / 2):  # nor more than half the letters read: ROR is too little for ARBOR
-                near.setdefault((d, abs(len(w) - len(key))), []).append(w)
+                near.setdefault(d, []).append(w)
     if not near:
         return None
-    best = near[min(near)]
+    nearest = near[min(near)]
+    whole = [w for w in nearest if not any(w != v and w in v for v in nearest)]
+    length = min(abs(len(w) - len(key)) for w in whole)
+    best = [w for w in whole if abs(len(w) - len(key)) == length]
     return best[0] if len(best) == 1 else None
 
 

@@ -451,6 +451,7 @@ def test_a_word_misread_by_several_letters_is_guessed_from_the_grid():
     assert guess("QWXYZK", words) is None
     assert guess("PLANEX", ("PLANET", "PLANES")) is None  # as near to both
     assert guess("ROR", ("ARBOR",)) is None  # 2 edits of 5 letters, but more than half of the 3 read
+    assert guess("BALING", ("AILING", "SAILING")) == "SAILING"  # the grid spells AILING inside SAILING
 
 
 def test_words_the_grid_spells_but_for_one_misread_cell_are_looked_for():
