@@ -1044,9 +1044,11 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
     groups = _clusters(entries)
     backing = {id(g): [i for i in g if _confirmed(judged[i])] for g in groups}
 
+    free = _unshadowed(words, judged) if words is not None else None
+
     @functools.cache  # asked for the evidence, the share and the entry itself
     def guessed(i: int) -> str | None:
-        return _guess(entries[i], judged[i], words, soft) if words is not None else None
+        return _guess(entries[i], judged[i], free, soft) if free is not None else None
 
     # A lone 4-letter word is no evidence: a grid of random letters spells several (junk read off a photo's
     # texture found BARE in a puzzle printed without a list, and its hidden words were never looked for); nor are
@@ -1118,6 +1120,19 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             seen.add(key)
             ordered.append(i)
     return ordered, judged, trusted
+
+
+def _unshadowed(words: Callable[[], tuple[str, ...]],
+                judged: list[tuple[WordEntry, str]]) -> Callable[[], tuple[str, ...]]:
+    """``words`` (the grid's words, asked for only when needed) but those the grid spells only as part of a word
+    an entry is vouched for as (see _confirmed) and the grid holds, to guess from: OWING and WING, of ROWING, were
+    guessed from a tiny list's misread DIVING and SKIING."""
+    vouched = {grid_key(v[0].word) for v in judged if _confirmed(v) and v[1] != "near"}
+
+    @functools.cache
+    def free() -> tuple[str, ...]:
+        return tuple(w for w in words() if not any(w != k and w in k for k in vouched))
+    return free
 
 
 def _guess(e: _Entry, judged: tuple[WordEntry, str], words: Callable[[], tuple[str, ...]], soft: bool) -> str | None:
@@ -1286,6 +1301,7 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
     part of its own (TELE of TELESCOPE, read in a box that took in a rule)."""
     heights = [e.height for e, v in zip(*a) if _confirmed(v)] or [e.height for e in a[0] + b[0]]
     med = float(np.median(heights)) if heights else 1.0
+    words = _unshadowed(words, a[1] + b[1])
 
     def held(verdict: tuple[WordEntry, str]) -> bool:
         """Whether the grid vouches for a reading of words: read as several words only when it holds them (a

@@ -454,6 +454,19 @@ def test_a_word_misread_by_several_letters_is_guessed_from_the_grid():
     assert guess("BALING", ("AILING", "SAILING")) == "SAILING"  # the grid spells AILING inside SAILING
 
 
+def test_words_the_grid_spells_inside_a_listed_word_are_not_guessed():
+    """A list holding ROWING as the grid spells it: OVING, a misread DIVING, is not guessed to OWING, nor SING to
+    WING (both in the grid only inside ROWING); a word the list holds only nearly shadows nothing."""
+    from scanner.wordlist import WordEntry, _unshadowed, guess
+
+    words = ("DIVING", "OWING", "ROWING", "WING")
+    free = _unshadowed(lambda: words, [(WordEntry(read="ROWING", word="ROWING"), "exact")])()
+    assert free == ("DIVING", "ROWING")
+    assert guess("OVING", words) == "OWING" and guess("OVING", free) is None  # as near DIVING as ROWING
+    assert guess("SING", free) is None
+    assert _unshadowed(lambda: words, [(WordEntry(read="LOWING", word="LOWING"), "near")])() == words
+
+
 def test_words_the_grid_spells_but_for_one_misread_cell_are_looked_for():
     """SURFING with its F misread as P is still a word the list may hold, and VOLLEYBALL with an L read as I; not
     SURFED (too short: one cell off, short words are everywhere), nor CROCKET where the grid spells CRICKET whole."""
