@@ -348,8 +348,10 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
         return text, "near"
     if not _is_word(target) and best > 1 and len(key) >= 5:
         # A word one letter from the reading beats a string two from it that is no word: a misread cell made the
-        # grid's GREENHUUSE, and (Jreenhouse is GREENHOUSE (the repair then finds it, mending the cell).
-        word = _one_off(key)
+        # grid's GREENHUUSE, and (Jreenhouse is GREENHOUSE (the repair then finds it, mending the cell); of several
+        # such words, the one a letter from that string too (Salling, beside the grid's SAILINC, is SAILING, not
+        # FALLING or CALLING).
+        word = _one_off(key) or _one_off(key, target)
         if word is not None:
             return word, "near"
     if len(target) == len(key):  # substitutions only: keep the entry's spaces and hyphens
@@ -358,15 +360,23 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
     return target, "corrected"
 
 
-def _one_off(key: str) -> str | None:
-    """The one vocabulary word (see _vocabulary) one edit from ``key``, if exactly one."""
+def _one_off(key: str, also: str = "") -> str | None:
+    """The one vocabulary word (see _vocabulary) one edit from ``key`` (and from ``also``, if given), if exactly
+    one."""
+    found = _edits(key) & _vocabulary_set()
+    if also:
+        found &= _edits(also)
+    return found.pop() if len(found) == 1 else None
+
+
+def _edits(key: str) -> set[str]:
+    """The strings one edit (a letter substituted, added or dropped) from ``key``."""
     from string import ascii_uppercase
 
     edits = {key[:i] + c + key[i + 1:] for i in range(len(key)) for c in ascii_uppercase}
     edits |= {key[:i] + c + key[i:] for i in range(len(key) + 1) for c in ascii_uppercase}
     edits |= {key[:i] + key[i + 1:] for i in range(len(key))}
-    found = (edits - {key}) & _vocabulary_set()
-    return found.pop() if len(found) == 1 else None
+    return edits - {key}
 
 
 @functools.cache

@@ -911,6 +911,10 @@ def test_a_word_one_letter_off_beats_a_misread_grid_string_two_off():
     assert (entry.word, status) == ("GREENHUUSE", "corrected")
     [(entry, status)] = correct_entries([("PLANOT", "PLANOT")], grid, [40.0])
     assert (entry.word, status) == ("PLANET", "corrected")
+    # a night photo's "Salling" beside the grid's misread SAILINC: many words are one edit from the reading
+    # (FALLING, CALLING, ...), one is one edit from the grid's string too
+    [(entry, status)] = correct_entries([("Salling", "Salling")], ["QSAILINCQ"], [76.0])
+    assert (entry.word, status) == ("SAILING", "near")
 
 
 def test_a_title_read_without_its_w_is_still_a_title():
