@@ -40,10 +40,11 @@ INK_VARIANTS = (("light", "otsu"), ("heavy", "otsu"), ("light", "strict"), ("non
 comes after the others: it keeps the hairline strokes of small print that even a 3x3 median erases, but also
 keeps the noise. Faint comes last: grey print of a night photo, whose thin rules break into specks that join the
 letters at any darker threshold."""
-LAST_RESORT = ("light", "core")
-"""The binarisation tried when none of INK_VARIANTS lines up anything at all: bold letters that a night photo's
-blur ran together, one blob a row, part at their strokes' cores. (Tried with the others, its lattice of a blurred
-hand-lettered grid's pieces and title outnumbered the grid.)"""
+LAST_RESORTS = (("light", "core"), ("light", "black"))
+"""The binarisations tried in turn when none of INK_VARIANTS lines up anything at all: bold letters that a night
+photo's blur ran together, one blob a row, part at their strokes' cores; black print under pencil rings round
+the words found, which join letters into rings at any lighter threshold. (Tried with the others, the cores'
+lattice of a blurred hand-lettered grid's pieces and title outnumbered the grid.)"""
 PIECES = 0.6
 """A lattice whose letters are under this share of the width of a full grid's letters where it lies is made of
 their pieces (see _loose)."""
@@ -67,6 +68,10 @@ MIN_CONTRAST = 40
 """Grey levels below the paper from which a lattice's surroundings hold ink at all (see _lattice_ink)."""
 SQUARE = (0.7, 1.4)
 """Cell width over height of a grid's cells (see _halved)."""
+OPEN_FILL = 0.65
+"""A ruled grid is a line-like component when its ink covers at most this share of its box: blurred rules and
+the letters touching them cover up to 0.6 of a small grid photographed at night, a solid panel nearly all."""
+ALONG_RULES = 15.0  # degrees: see _along
 NO_RULE = 0.5
 """A lattice line along less than this share of whose length a rule runs has none (see _rules): where no line
 between a lattice's cells has one, the grid is unruled."""
@@ -574,15 +579,17 @@ def _search(work: np.ndarray) -> list[_Lattice]:
                 found += again
             if not any(lat.isolated and lat.fill >= 0.8 for lat in found):
                 for frame in _ruled_frames(mask):
-                    found += _lattices(_blobs_without_lines(mask, frame))
+                    found += [lat for lat in _lattices(_blobs_without_lines(mask, frame)) if _along(lat, frame)]
                     if _clean(found):
                         break
             lattices += found
             if _clean(found):
                 return lattices
-    if not lattices:
+    for variant in LAST_RESORTS:
+        if lattices:
+            break
         for inverted in _polarities(work):
-            lattices += _lattices(_letter_blobs(_ink_mask(255 - work if inverted else work, *LAST_RESORT)))
+            lattices += _lattices(_letter_blobs(_ink_mask(255 - work if inverted else work, *variant)))
     return lattices
 
 
@@ -711,7 +718,8 @@ def _ink_mask(gray: np.ndarray, smoothing: str, threshold: str) -> np.ndarray:
     "gauss" (sigma 1 px) evens out a night photo's sensor grain without eating its faint strokes.
     `threshold`: "otsu" follows the page's contrast; "strict" keeps only ink 30% darker than its surroundings
     (blurred letters then stay apart from the rules); "faint" takes ink 12% darker (grey print on grey paper);
-    "core" only ink half as dark as its surroundings (bold letters blurred into each other part at their cores).
+    "core" only ink half as dark as its surroundings (bold letters blurred into each other part at their cores);
+    "black" only ink under 30% of its surroundings (black print, not the grey of pencil marks over it).
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
     smooth = {"heavy": lambda g: cv2.GaussianBlur(cv2.medianBlur(g, 5), (0, 0), 1.5),
@@ -724,7 +732,7 @@ def _ink_mask(gray: np.ndarray, smoothing: str, threshold: str) -> np.ndarray:
         # 20% darker than their surroundings are ink anyway.
         t = max(float(np.clip(t, 0.55 * 255, 0.88 * 255)), 0.8 * 255)
     else:
-        t = {"strict": 0.7, "faint": 0.88, "core": 0.5}[threshold] * 255
+        t = {"strict": 0.7, "faint": 0.88, "core": 0.5, "black": 0.3}[threshold] * 255
     return ((norm < t) * 255).astype(np.uint8)
 
 
@@ -766,7 +774,7 @@ def _ruled_frames(mask: np.ndarray, count: int = 2) -> list[tuple[np.ndarray, fl
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     x, y, w, h, area = (stats[1:, i] for i in range(5))
     side = min(mask.shape) / 8
-    big = np.flatnonzero((w > side) & (h > side) & (area < 0.5 * w * h))
+    big = np.flatnonzero((w > side) & (h > side) & (area < OPEN_FILL * w * h))
     frames, fallbacks = [], []
     for c in big[np.argsort(area[big])[::-1][:count]]:
         component = (labels[y[c]:y[c] + h[c], x[c]:x[c] + w[c]] == c + 1).astype(np.uint8)
@@ -804,6 +812,14 @@ def _period(coords: np.ndarray) -> float | None:
     if half >= lo and ac[half] > 0.7 * ac[lag]:  # a peak at twice the period
         lag = half
     return float(lag)
+
+
+def _along(lat: _Lattice, frame: tuple[np.ndarray, float, float, float, int]) -> bool:
+    """Whether ``lat`` runs along the rules of ``frame`` (within ALONG_RULES degrees): a grid's rules run between
+    its rows and columns. Stubs of thick rules left at their crossings stand between the letters, and letters
+    and stubs together make a lattice turned 45 degrees, its pitch the cells' diagonal over two."""
+    turn = (_lattice_frame(lat)[1] - frame[1]) % 90
+    return min(turn, 90 - turn) <= ALONG_RULES
 
 
 def _blobs_without_lines(mask: np.ndarray, frame: tuple[np.ndarray, float, float, float, int]) -> _Blobs:

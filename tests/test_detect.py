@@ -323,6 +323,22 @@ def test_a_blurred_ruled_grid_is_not_read_with_its_columns_halved(seed: int, sha
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+@pytest.mark.parametrize("condition,seed,shape,why", [
+    ("dim", 2011, (13, 15), "blurred rules and the letters touching them cover 0.6 of the grid's box (9x9 before)"),
+    ("small", 2002, (10, 10), "white letters on black, the stubs of the rules' crossings left between them "
+                              "(13x12 before)"),
+])
+def test_a_ruled_grid_is_not_read_as_a_lattice_turned_45_degrees(condition: str, seed: int,
+                                                                 shape: tuple[int, int], why: str) -> None:
+    """Small photos of ruled grids with thick blurred rules (tools.synth): letters and what is left of the rules
+    between them make a lattice turned 45 degrees, its pitch the cells' diagonal over two, that outnumbered the
+    grid's own. A grid runs along its rules."""
+    image, truth = synth.condition_case(condition, seed)
+    loc = find_grid(image, why)
+    assert (loc.rows, loc.cols) == shape, why
+    assert _corner_error(loc, truth) < CORNER_TOL, why
+
+
 @pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12)), (248, (12, 12))])
 def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -> None:
     """Small photos of ruled grids (tools.synth condition small): glare over the left two columns of one left
@@ -355,6 +371,17 @@ def test_a_diagonal_twin_of_a_lower_case_ruled_grid_is_not_the_grid() -> None:
     loc = find_grid(image, "lower-case photo")
     assert (loc.rows, loc.cols) == (20, 20)
     assert _corner_error(loc, truth) < CORNER_TOL
+
+
+def test_a_grid_under_pencil_rings_is_found_by_its_black_print() -> None:
+    """A rendered 13x13 turned 90 degrees with nine of its words ringed in grey pencil (tools.synth condition
+    rotated, seed 3028): at every lighter threshold the rings join the letters they cross into ring-shaped blobs,
+    and what was left lined up 13x5 at most, two thirds full: no grid was found. The print is black, the pencil
+    grey; black ink alone gives the grid."""
+    image, truth = synth.condition_case("rotated", 3028)
+    loc = find_grid(image, "pencil rings")
+    assert (loc.rows, loc.cols) == (13, 13)
+    assert _turned_corner_error(loc, truth) < CORNER_TOL
 
 
 def test_a_sideways_line_of_text_beside_a_ruled_grid_is_not_a_column() -> None:
