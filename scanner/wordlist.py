@@ -46,7 +46,9 @@ its 20 words as junk; a page on a light, blotchy ground was read as 800 scraps o
 SPOT_SECONDS = 4.0
 """The word spotter's CPU time for a list (see wordspot.spot), a bound for pages of hundreds of blobs: a readable
 list takes under 1 s, the blurred 20-entry lists of night photos whose words only the spotter finds 3-3.5 s (at 2 s
-two of them kept 8 of the 14 words it found)."""
+two of them kept 8 of the 14 words it found). It is the list's, however often its page is read (see
+read_word_list): a night photo's list that ran on to the edge of the part read had its page read again, wider,
+and the spotter spent 3.1 s and then 2.5 s more on the same blobs."""
 BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
@@ -200,6 +202,17 @@ class WordList:
     def to_dict(self) -> dict:
         return {"source": self.source, "entries": [e.to_dict() for e in self.entries],
                 "region": [[round(float(x), 1), round(float(y), 1)] for x, y in self.region]}
+
+
+@dataclass
+class _Allowance:
+    """CPU seconds of the calling thread left for work done in several goes (see SPOT_SECONDS)."""
+
+    seconds: float
+
+    def spend(self, since: float) -> None:
+        """Take off the thread's CPU time since ``since`` (a time.thread_time())."""
+        self.seconds = max(0.0, self.seconds - (time.thread_time() - since))
 
 
 @dataclass
@@ -1526,15 +1539,15 @@ def _block(entries: list[_Entry], chosen: list[int], lines: float = 0.0) -> tupl
 
 
 def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple,
-             grid_box: tuple[np.ndarray, np.ndarray],
-             clear: list[tuple[int, int, int, int]]) -> tuple[list[_Entry], list]:
+             grid_box: tuple[np.ndarray, np.ndarray], clear: list[tuple[int, int, int, int]],
+             allowance: _Allowance) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
     nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH grid sizes of the grid
     (``grid_box``: its lo, hi). The list's block takes in what else Tesseract read down its columns (their
     words read as junk: see _column_mates). No word is spotted where Tesseract read words of two letters or more
     surely (``clear``: their boxes): a guess from the grid's words does not overrule print read at 96, such as
     a sentence of instructions and a page number on a page printed without a list (COTIDAL in "Search", CELLO
-    in "Page")."""
+    in "Page"). The spotting takes its CPU time from the list's ``allowance``."""
     entries, judged, chosen = reading[:3]
     if chosen:
         h = _block(entries, chosen)[2]  # the list's text height, not its column mates'
@@ -1590,7 +1603,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # nor a word the grid spells but for a cell (LABORER, at 0.33, took the blob of a night photo's BEAVER)
     single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)
               and w in printed]
-    until, ink = time.thread_time() + SPOT_SECONDS, wordspot.page_ink(crop, h)
+    start = time.thread_time()
+    until, ink = start + allowance.seconds, wordspot.page_ink(crop, h)
     spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink)
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
     # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
@@ -1598,6 +1612,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     maybe = [w for w in _unsure_words(tuple(letters), unsure) if not any(w in word or word in w for word in listed)]
     left = [b for b in boxes if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
     spotted += wordspot.spot(crop, left, h, maybe, taken + [box for box, _, _ in spotted], maybe, until, ink)
+    allowance.spend(start)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
@@ -1759,12 +1774,13 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
-    first = _read_list(image, grids, loc, letters, unsure, engine, left, REACH)
+    spotting = _Allowance(SPOT_SECONDS)
+    first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH)
     if not first[2]:  # no list at the page's letter size: its small print, if any, read at its own
-        first = _read_list(image, grids, loc, letters, unsure, engine, left, REACH, small=True) or first
+        first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH, small=True) or first
     entries, judged, chosen, T, at_edge, _ = first
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
-        wider = _read_list(image, grids, loc, letters, unsure, engine, left, WIDE_REACH)
+        wider = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, WIDE_REACH)
         if len(wider[2]) > len(chosen):
             entries, judged, chosen, T = _with_first(wider, first, letters)
     if not chosen:
@@ -1795,11 +1811,12 @@ def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_E
 
 
 def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], unsure: tuple, engine,
-               left: Callable[[], float | None], reach: float,
+               left: Callable[[], float | None], spotting: _Allowance, reach: float,
                small: bool = False) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool] | None:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
     EDGE_LINES lines of an edge where the read page was cut, whether its print is soft) of the list read from the
-    page cut to ``reach`` grid sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left)."""
+    page cut to ``reach`` grid sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left;
+    ``spotting``: the word spotter's)."""
     pitch = None
     if loc is not None:
         c = np.asarray(loc.corners, np.float64)
@@ -1879,7 +1896,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # against the words the grid spells, in the list's block or, with no list read, round the grid.
         clear = [(b.left, b.top, b.left + b.width, b.top + b.height) for b in page
                  if b.conf >= TRUSTED_CONF and sum(ch.isalpha() for ch in b.text) >= 2]
-        spotted = _spotted(flat, reading, letters, unsure, grid_box, clear)
+        spotted = _spotted(flat, reading, letters, unsure, grid_box, clear, spotting)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
         elif len({v[0].word for v in spotted[1]}) >= LIST_LEAST and _on_lines(spotted[0]) > 1:

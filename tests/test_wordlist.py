@@ -952,3 +952,30 @@ def test_a_list_the_page_reading_loses_is_found(condition, seed, why):
     words = solve_image(image, source=f"{condition} {seed}", words=None)[0].word_list.words
     recovered, spurious = list_score(words, truth["words"])
     assert recovered >= 19 and spurious <= 1, (why, words)
+
+
+def test_the_spotters_time_is_the_lists_however_often_its_page_is_read(monkeypatch):
+    """A night photo's blurred list of 20 that runs on to the edge of the part of the page read (tools.synth dim
+    1304) has its page read twice, the second time wider; the word spotter spent up to SPOT_SECONDS on each
+    reading (3.1 s and 2.5 s), and now spends them on the list: at most SPOT_SECONDS (plus one blob's scoring)
+    over both, finding as many words (measured 13 of 20; at least 12 here)."""
+    import time
+
+    from scanner import wordspot
+    from scanner.pipeline import solve_image
+
+    spent = []
+    spot = wordspot.spot
+
+    def timed(*args, **kwargs):
+        start = time.thread_time()
+        found = spot(*args, **kwargs)
+        spent.append(time.thread_time() - start)
+        return found
+
+    monkeypatch.setattr(wordspot, "spot", timed)
+    image, truth = synth.condition_case("dim", 1304)
+    words = solve_image(image, source="dim 1304", words=None)[0].word_list.words
+    recovered, spurious = list_score(words, truth["words"])
+    assert len(spent) > 2 and sum(spent) <= wordlist.SPOT_SECONDS + 0.3, spent
+    assert recovered >= 12 and spurious <= 3, words
