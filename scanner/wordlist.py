@@ -136,6 +136,10 @@ TRUSTED_CONF = 90.0
 """An entry read this confidently is not corrected to a grid string that is not a word (the grid was misread)."""
 WORDLIKE_CONF = 80.0
 """When the grid vouches for nothing, entries read this confidently that are dictionary words make a list."""
+SHARE_CONF = 60.0
+"""Dictionary words read this confidently help make up the share of a block that must back it (see _select): a night
+photo's grid misread five of its list's eight words, three more were vouched for, and Diving, read at 65 to 70,
+was the fourth entry of nine that made it a list (at WORDLIKE_CONF none was found)."""
 LONGER_ZIPF = 2.0
 """A word rarer than this Zipf frequency is not taken for an entry it holds (see _lengthened)."""
 SURE_LONGER_ZIPF = 0.5
@@ -1091,12 +1095,13 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             len(confirmed) == 2 and guesses(group) >= 2)
 
     wordy = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0])] for g in groups}
+    words_read = {id(g): [i for i in g if _wordlike(entries[i], judged[i][0], SHARE_CONF)] for g in groups}
 
     def share(group: list[int]) -> int:
-        """Entries of a block that back it: vouched for, guessing a grid word, or confidently read words (a
+        """Entries of a block that back it: vouched for, guessing a grid word, or words read at SHARE_CONF (a
         night photo's grid misread TUNA and WAVE; read surely, they still show the block is a list)."""
         return len(backing[id(group)]) + guesses(group) + sum(
-            i not in backing[id(group)] and guessed(i) is None for i in wordy[id(group)])
+            i not in backing[id(group)] and guessed(i) is None for i in words_read[id(group)])
 
     chosen = [g for g in groups if evidence(g) and share(g) >= 0.4 * len(g)]
     trusted = bool(chosen)
@@ -1272,10 +1277,10 @@ def _aligned(e: _Entry, others: list[_Entry]) -> bool:
     return False
 
 
-def _wordlike(e: _Entry, entry: WordEntry) -> bool:
+def _wordlike(e: _Entry, entry: WordEntry, conf: float = WORDLIKE_CONF) -> bool:
     """Whether an entry reads as a printed list word on its own: confident, short, dictionary words."""
     tokens = entry.word.split()
-    return e.conf >= WORDLIKE_CONF and len(tokens) <= 2 and all(_is_word(t) for t in tokens)
+    return e.conf >= conf and len(tokens) <= 2 and all(_is_word(t) for t in tokens)
 
 
 def _is_word(token: str) -> bool:
