@@ -61,6 +61,10 @@ at least AGREED[2]: blurred REEF, WAVE and SAND under a night photo's OCTOPUS fi
 Words of AGREED_SHORT[0] letters or fewer need letters fitting at least AGREED_SHORT[1] (on fresh pages, chance
 WORD and LAMB took blobs of CRAB and CLAM at -0.98 and -0.96; listed 4-letter words so taken fit -0.24 to -0.68)."""
 AGREED_SHORT = (4, -0.7)
+ADVANCE_WORDS, AS_LONG = 2, 1.6
+"""A blob is compared in outline only with words within a factor of AS_LONG of the letters it holds at the width
+per letter of the words taken letter by letter, when there are ADVANCE_WORDS of them: of a night photo's
+numbered list, "mug", "fork" and the number "10." took ELLIPSE, ELDEST and TELL in outline."""
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
@@ -270,11 +274,12 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
     # taken, nor holding one), helped a little by how their letters fit
     free = _untaken(words, [t for *_, t, _ in found])
+    advance = _advance(found)
     rest, letters = [], {}
     for _, at, box, fit in tries:
         if len(at) == 1 and not any(touch(box, b) for _, b, *_ in found):
             whole = _both(flat, box, words, fit)
-            both = np.where(free, whole, NO_FIT)
+            both = np.where(free & _as_long(box, advance, words), whole, NO_FIT)
             rest.append((both.max(), at, box, both))
             letters[at] = fit, whole
     sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
@@ -286,6 +291,24 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
                    or match(_agreed(column, letters, words), words, (AGREED[2], 0.0), (0, AGREED[2], 0.0))):
         sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in more]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
+
+
+def _advance(found: list[tuple[int, tuple, str, float]]) -> float | None:
+    """The median width per letter of the boxes of the words ``found`` letter by letter (see match), None with
+    fewer than ADVANCE_WORDS of them."""
+    if len(found) < ADVANCE_WORDS:
+        return None
+    return float(np.median([(box[2] - box[0]) / len(word) for _, box, word, _ in found]))
+
+
+def _as_long(box: tuple[int, int, int, int], advance: float | None, words: list[str]) -> np.ndarray:
+    """Which of ``words`` have about as many letters as ``box`` holds at ``advance`` px a letter (within a factor
+    of AS_LONG); all of them when the advance is not known."""
+    lengths = np.array([len(w) for w in words], np.float64)
+    if advance is None:
+        return np.ones(len(words), bool)
+    held = (box[2] - box[0]) / advance
+    return (lengths <= AS_LONG * held) & (lengths >= held / AS_LONG)
 
 
 def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float, words: list[str]) -> np.ndarray:
