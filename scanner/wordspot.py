@@ -185,18 +185,28 @@ def letter_scores(ink: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray
     middle = (rows * np.arange(len(rows))[:, None]).sum(axis=0) / np.maximum(total, 1e-12)
     yc = y0 + np.where(total > 0, middle, len(rows) / 2)
     yc = (yc + (y0 + y1) / 2) / 2  # the ink's centre pulled half-way back to the line's, as for a cell
-    pad = WINDOW
-    padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
-    top = np.round(yc - WINDOW / 2).astype(int) + pad
-    left = np.round((start + end) / 2 - WINDOW / 2).astype(int) + pad
-    windows = classify.crops(padded, np.stack([top, left], axis=1), WINDOW).astype(np.float32)
+    # the windows lie within a window's size of the box: only that much of the page is padded past its edges
+    oy, ox = y0 - WINDOW, x0 - STEP - WINDOW  # the page px of the padded part's corner
+    region = _padded(ink, oy, ox, y1 - y0 + 2 * WINDOW, x1 - x0 + 2 * (STEP + WINDOW))
+    top = np.round(yc - WINDOW / 2).astype(int) - oy
+    left = np.round((start + end) / 2 - WINDOW / 2).astype(int) - ox
+    windows = classify.crops(region, np.stack([top, left], axis=1), WINDOW).astype(np.float32)
     steps = np.arange(WINDOW)[None, None, :]
-    keep = ((steps >= np.maximum(0, start + pad - left)[:, None, None])
-            & (steps < np.maximum(0, end + pad - left)[:, None, None]))
+    keep = ((steps >= np.maximum(0, start - ox - left)[:, None, None])
+            & (steps < np.maximum(0, end - ox - left)[:, None, None]))
     windows, _ = classify.stretched(windows * keep)
     p = np.max([classify.probabilities(windows, m) for m in MODELS], axis=0)
     scores[a, k] = np.log(p + 1e-9)
     return scores
+
+
+def _padded(image: np.ndarray, y: int, x: int, h: int, w: int) -> np.ndarray:
+    """The ``h`` x ``w`` part of ``image`` whose corner is at (``y``, ``x``), zero where it lies past the image."""
+    out = np.zeros((h, w), image.dtype)
+    ys, xs = slice(max(y, 0), max(min(y + h, image.shape[0]), 0)), slice(max(x, 0), max(min(x + w, image.shape[1]), 0))
+    part = image[ys, xs]
+    out[ys.start - y:ys.start - y + part.shape[0], xs.start - x:xs.start - x + part.shape[1]] = part
+    return out
 
 
 def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
