@@ -245,7 +245,7 @@ def clean_entry(raw: str) -> str | None:
 
     Keeps letters (accented too), inner spaces, hyphens and apostrophes; digits inside a word are read as the
     letters they resemble (``P1G`` -> ``PIG``), an entry mostly in capitals is put all in capitals (``KIwI``); a
-    bare number (page number) is not an entry.
+    bare number (page number) is not an entry, nor a word of one or two small letters before capitals (a mark).
     """
     text = unicodedata.normalize("NFC", raw).strip()
     text = LEADER.sub("", text, count=1)
@@ -258,6 +258,8 @@ def clean_entry(raw: str) -> str | None:
         token = token.strip("-'")
         if token:
             tokens.append(token)
+    if len(tokens) > 1 and len(tokens[0]) <= 2 and tokens[0].islower() and all(t.isupper() for t in tokens[1:]):
+        tokens = tokens[1:]  # a mark read as a small letter or two before an entry in capitals: a FLUTE (8. FLUTE)
     out = " ".join(tokens)
     letters = [ch for ch in out if ch.isalpha()]
     if sum(ch.isupper() for ch in letters) >= 0.75 * len(letters):

@@ -46,6 +46,10 @@ GRID = [
     ("SP0ON", "SPOON"),
     ("KIwI", "KIWI"),
     ("Kiwi", "Kiwi"),
+    ("a FLUTE", "FLUTE"),  # "8." read as a small letter before an entry in capitals (a turned photo's list)
+    ("ox BOX", "BOX"),
+    ("Ice CREAM", "ICE CREAM"),
+    ("de la Cruz", "de la Cruz"),
     ("12", None),
     ("~", None),
     ("a", None),
