@@ -987,3 +987,13 @@ def test_the_spotters_time_is_the_lists_however_often_its_page_is_read(monkeypat
     recovered, spurious = list_score(words, truth["words"])
     assert len(spent) > 2 and sum(spent) <= wordlist.SPOT_SECONDS + 0.3, spent
     assert recovered >= 12 and spurious <= 3, words
+
+
+@pytest.mark.parametrize("line,title", [
+    ("Kitchen Word Search", True), ("Space ord Search", True), ("rd Search", True), ("WORDSEARCH", True),
+    ("Words Find", True), ("Bird Search", False), ("Lord Search", False), ("HEAT WAVE", False),
+])
+def test_a_title_read_in_pieces_is_still_a_title(line, title):
+    """A small photo's "Kitchen Word Search" was read once whole and once as "Kitchen Word" and "rd Search" (two
+    lines of two reads); "rd Search" passed for an entry. Title lines are dropped, list words are not."""
+    assert bool(wordlist.TITLE.search(line)) == title
