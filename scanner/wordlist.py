@@ -163,9 +163,9 @@ LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
                     r"|[\dIlOoTJASZBG&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.) J. (3.)
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
-TITLE = re.compile(r"\b(?:w?o)?r[dl]s?\s*(?:search|find|seek)", re.IGNORECASE)  # "Word Search", "ord Search", "rd Search"
-"""A puzzle's title ("Space Word Search", read "Space ord Search" where a hand-lettered list's W was dropped): no
-word of its line is a list entry, though the grid may hold one."""
+TITLE = re.compile(r"\b(?:w?o)?r[dl]s?\s*(?:search|find|seek)", re.IGNORECASE)
+"""A puzzle's title ("Space Word Search", read "Space ord Search" where a hand-lettered list's W was dropped, or in
+pieces, "rd Search"): no word of its line is a list entry, though the grid may hold one."""
 NUMBER = re.compile(r"^\(?\d{1,3}[.):,]$")
 """An entry's number on its own (``7.``, ``12)``): where an entry starts."""
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})

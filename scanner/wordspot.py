@@ -63,8 +63,8 @@ WORD and LAMB took blobs of CRAB and CLAM at -0.98 and -0.96; listed 4-letter wo
 AGREED_SHORT = (4, -0.7)
 ADVANCE_WORDS, AS_LONG = 2, 1.6
 """A blob is compared in outline only with words within a factor of AS_LONG of the letters it holds at the width
-per letter of the words taken letter by letter, when there are ADVANCE_WORDS of them: of a night photo's
-numbered list, "mug", "fork" and the number "10." took ELLIPSE, ELDEST and TELL in outline."""
+per letter of the words taken letter by letter, when there are ADVANCE_WORDS of them: the outline's own width
+penalty is soft, and a night photo's "kettle" fitted DEBT best in outline, another's "shower" SHOW."""
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
