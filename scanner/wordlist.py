@@ -983,12 +983,14 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
     for n, i in enumerate(order):
         if i in skip:
             continue
-        a = entries[i]
         for j in order[n + 1:]:
-            b = entries[j]
+            # left and right by position: a lower-case word's box may start higher than the word before it (trip
+            # after road, its t taller than the d), so the one read first need not be the first
+            a, b = sorted((entries[i], entries[j]), key=lambda e: e.box[0])
             gap = b.box[0] - a.box[2]
-            if (j not in skip and 0 < gap < 3 * a.height and abs(a.box[1] + a.box[3] - b.box[1] - b.box[3]) < 0.6 *
-                    a.height and {judged[i][1], judged[j][1]} <= {"exact", "near", "corrected"}
+            beside = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) >= 0.5 * min(a.height, b.height)
+            if (j not in skip and 0 < gap < 3 * a.height and beside
+                    and {judged[i][1], judged[j][1]} <= {"exact", "near", "corrected"}
                     and not LEADER.match(b.raw)):  # a numbered or bulleted word starts an entry of its own
                 joined = _entry(a.boxes + b.boxes)
                 verdict = correct_entries([(joined.raw, joined.text)], letters, [joined.conf])[0]
@@ -998,7 +1000,7 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
                     skip.add(j)
                     break
         else:
-            out_entries.append(a)
+            out_entries.append(entries[i])
             out_judged.append(judged[i])
     return out_entries, out_judged
 
