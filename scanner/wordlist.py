@@ -1603,8 +1603,9 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     if not boxes:
         return [], []
     listed = {grid_key(judged[i][0].word) for i in chosen}
-    words = ([w for w in _grid_words(tuple(letters)) if not any(w in word for word in listed)]  # JELLY of JELLYFISH
-             + [w for w in _near_grid_words(tuple(letters))  # MERMAIDS, where MERMAID's line runs on
+    whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
+    words = ([w for w in whole if not any(w in word for word in listed)]  # JELLY of JELLYFISH
+             + [w for w in near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
                 if not any(w in word or word in w for word in listed)])
     printed = _grid_spellings(tuple(letters))
     # down the list's columns, where words are matched more freely: one word each, nor one holding a listed word
@@ -1626,6 +1627,17 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _stems_of(forms: tuple[str, ...], whole: tuple[str, ...]) -> tuple[str, ...]:
+    """The vocabulary words (see _vocabulary) of which some of ``forms`` are the plural or past form, not among
+    ``whole``: a misread cell in a night photo's ORCHID and a chance S after it made the grid's near word ORCHIDS,
+    which took the blob of "Orchid" while ORCHID was no candidate (wordspot.match takes a form over its word only
+    where it fits clearly better)."""
+    from solver.dictionary import INFLECTIONS, inflected
+
+    stems = {w[:-len(end)] for w in forms for end in INFLECTIONS if inflected(w, w[:-len(end)])}
+    return tuple(sorted((stems & _vocabulary_set()) - set(whole)))
 
 
 def _across_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.ndarray],

@@ -483,6 +483,17 @@ def test_words_the_grid_spells_but_for_one_misread_cell_are_looked_for():
     assert not set(near) & set(_grid_words(grid))
 
 
+def test_the_word_of_a_near_plural_is_looked_for_too():
+    """A misread H in ORCHID and a chance S after it: the grid spells ORCHIDS but for one cell, and the list's
+    ORCHID is a candidate beside it; COCONUTS, where the grid spells COCONUT whole, brings in nothing new."""
+    from scanner.wordlist import _grid_words, _near_grid_words, _stems_of
+
+    grid = ("ORCMIDSQXZ", "QXZQXZQXZQ", "COCONUTSQX", "XQZXQZXQZX")
+    near, whole = _near_grid_words(grid), _grid_words(grid)
+    assert "ORCHIDS" in near and "ORCHID" not in whole and "COCONUT" in whole
+    assert _stems_of(near, whole) == ("ORCHID",)
+
+
 def test_a_spotted_two_word_entry_is_reported_as_printed():
     """The spotter matches the grid's compounds of two common words (HIGHJUMP): the list shows them apart, and
     a word of its own that splits so (SOMEBODY, STARFISH) whole."""
