@@ -140,6 +140,9 @@ SHARE_CONF = 60.0
 """Dictionary words read this confidently help make up the share of a block that must back it (see _select): a night
 photo's grid misread five of its list's eight words, three more were vouched for, and Diving, read at 65 to 70,
 was the fourth entry of nine that made it a list (at WORDLIKE_CONF none was found)."""
+GUESS_ZIPF = 3.2
+"""The rarer 4-letter words an entry may be guessed as are at least this common (Zipf; see _guess_words): at any
+frequency, rare chance words (KINO, NOME, SLAT) took the places of listed ones."""
 LONGER_ZIPF = 2.0
 """A word rarer than this Zipf frequency is not taken for an entry it holds (see _lengthened)."""
 SURE_LONGER_ZIPF = 0.5
@@ -441,6 +444,29 @@ def _grid_spellings(letters: tuple[str, ...]) -> dict[str, str]:
     found = {w.replace(" ", ""): w for w in joined
              if set(w.split()) <= parts or len(w.split()[0]) >= TAIL_AFTER and w.split()[1] in tails}
     return found | {w: w for w in hits if len(w) >= 5 or w in parts}
+
+
+@functools.cache
+def _common_fours() -> tuple[str, ...]:
+    """The vocabulary's 4-letter words of GUESS_ZIPF or more (see _guess_words)."""
+    from wordfreq import zipf_frequency
+
+    return tuple(w for w in _vocabulary()[0] if len(w) == 4 and zipf_frequency(w.lower(), "en") >= GUESS_ZIPF)
+
+
+@functools.lru_cache(maxsize=8)
+def _guess_words(letters: tuple[str, ...]) -> tuple[str, ...]:
+    """The grid's words (see _grid_words) and the rarer 4-letter words of GUESS_ZIPF it spells (RAKE, PEAR, KIWI,
+    JUDO: the grid's 4-letter words are the vocabulary's commonest, and lists lost these most): an entry
+    Tesseract read is judged and guessed among them (RANE is RAKE, not DRAKE; FAKE, kept as read, is RAKE), while
+    the spotter, which has no reading to go by, keeps to the commoner ones (all of them: more spurious entries
+    than words gained)."""
+    from solver.grid import make_grid
+    from solver.search import parse_directions
+    from solver.straight import find_exact
+
+    hits = find_exact(make_grid(list(letters)), list(_common_fours()), parse_directions(None))
+    return tuple(sorted(set(_grid_words(letters)) | set(hits)))
 
 
 @functools.lru_cache(maxsize=8)
@@ -1313,7 +1339,7 @@ def _judge(boxes: list, letters: list[str]) -> tuple[list[_Entry], list]:
 def _choose(entries: list[_Entry], judged: list, letters: list[str], soft: bool) -> tuple:
     """(entries, their verdicts, indices of the list's entries, grid trusted?); ``soft``: the print is soft (see
     _select)."""
-    chosen, judged, trusted = _select(entries, judged, functools.partial(_grid_words, tuple(letters)), soft)
+    chosen, judged, trusted = _select(entries, judged, functools.partial(_guess_words, tuple(letters)), soft)
     if not trusted:  # a grid that vouches for no entry cannot be trusted to correct them either
         judged = [(WordEntry(read=e.raw, word=e.text), "absent") for e in entries]
     return entries, judged, chosen, trusted
@@ -1825,7 +1851,7 @@ def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_E
         x0, y0, x1, y1 = e.box
         q = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), M)[0]
         moved.append(replace(e, box=(*q.min(axis=0), *q.max(axis=0)), height=e.height * scale, boxes=[]))
-    words = functools.partial(_grid_words, tuple(letters))
+    words = functools.partial(_guess_words, tuple(letters))
     both = _merge((entries, judged), (moved, [first[1][i] for i in first[2]]), words, soft)
     merged = _choose(*both, letters, soft)
     return merged[:3] + (T,) if len(merged[2]) >= len(chosen) else (entries, judged, chosen, T)
@@ -1847,7 +1873,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         return None
     flat, T, soft = prepared
     size = np.array(flat.shape[::-1], np.float64)  # the read page's (width, height)
-    words = functools.partial(_grid_words, tuple(letters))
+    words = functools.partial(_guess_words, tuple(letters))
 
     def merge(read: tuple, reading: tuple, other: tuple) -> tuple[tuple, tuple]:
         """(entries and verdicts, chosen reading) of ``read`` with ``other`` merged in, unless the list then has
