@@ -428,18 +428,26 @@ def _grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=8)
+def _vocabulary_hits(letters: tuple[str, ...]) -> dict:
+    """{word: its occurrences} of the vocabulary's words (see _vocabulary) that the grid spells in straight lines."""
+    from solver.grid import make_grid
+    from solver.search import parse_directions
+    from solver.straight import find_exact
+
+    words, _, tails = _vocabulary()
+    return find_exact(make_grid(list(letters)), list(words) + sorted(tails), parse_directions(None))  # each once
+
+
+@functools.lru_cache(maxsize=8)
 def _grid_spellings(letters: tuple[str, ...]) -> dict[str, str]:
     """{grid key: the word as a list prints it} of the words a list may hold that the grid spells in straight
     lines: vocabulary words of 5+ letters, common 4-letter words, two common 4-5 letter words end to end
     (BLACKHOLE, printed BLACK HOLE; a vocabulary word spelt so stays whole), and a word of TAIL_AFTER+ letters
     and a common one of TAIL_LETTERS (GRIZZLY BEAR, WATERING CAN: listed so, spotted as WATERING alone)."""
-    from solver.grid import make_grid
     from solver.hidden import compounds
-    from solver.search import parse_directions
-    from solver.straight import find_exact
 
-    words, parts, tails = _vocabulary()
-    hits = find_exact(make_grid(list(letters)), list(words) + sorted(tails), parse_directions(None))  # each once
+    _, parts, tails = _vocabulary()
+    hits = _vocabulary_hits(letters)
     joined = compounds({w: o for w, o in hits.items() if w in parts or w in tails or len(w) >= TAIL_AFTER})
     found = {w.replace(" ", ""): w for w in joined
              if set(w.split()) <= parts or len(w.split()[0]) >= TAIL_AFTER and w.split()[1] in tails}
@@ -447,11 +455,11 @@ def _grid_spellings(letters: tuple[str, ...]) -> dict[str, str]:
 
 
 @functools.cache
-def _common_fours() -> tuple[str, ...]:
+def _common_fours() -> frozenset[str]:
     """The vocabulary's 4-letter words of GUESS_ZIPF or more (see _guess_words)."""
     from wordfreq import zipf_frequency
 
-    return tuple(w for w in _vocabulary()[0] if len(w) == 4 and zipf_frequency(w.lower(), "en") >= GUESS_ZIPF)
+    return frozenset(w for w in _vocabulary()[0] if len(w) == 4 and zipf_frequency(w.lower(), "en") >= GUESS_ZIPF)
 
 
 @functools.lru_cache(maxsize=8)
@@ -461,12 +469,7 @@ def _guess_words(letters: tuple[str, ...]) -> tuple[str, ...]:
     Tesseract read is judged and guessed among them (RANE is RAKE, not DRAKE; FAKE, kept as read, is RAKE), while
     the spotter, which has no reading to go by, keeps to the commoner ones (all of them: more spurious entries
     than words gained)."""
-    from solver.grid import make_grid
-    from solver.search import parse_directions
-    from solver.straight import find_exact
-
-    hits = find_exact(make_grid(list(letters)), list(_common_fours()), parse_directions(None))
-    return tuple(sorted(set(_grid_words(letters)) | set(hits)))
+    return tuple(sorted(set(_grid_words(letters)) | (_vocabulary_hits(letters).keys() & _common_fours())))
 
 
 @functools.lru_cache(maxsize=8)
