@@ -270,7 +270,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         whole = _fits(box, ink, words)
         tries.append((whole.max(), (i,), box, whole))
         starts = [box[0]]
-        for cut in _after_leader(flat, box, letter_px):
+        for cut in _after_leader(flat, box, letter_px) if _taken(whole, words) is None else ():
             fit = np.where(tail, NO_FIT, _fits(cut, ink, words))
             if fit.max() > whole.max() + LEADER_MARGIN:  # a mark before the word, not a gap between its letters
                 tries.append((fit.max(), (i,), cut, fit))
