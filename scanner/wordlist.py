@@ -130,6 +130,11 @@ ENTRY_GAP = 1.1
 SENTENCE_WORDS = 4
 """A run of this many words at normal spacing is a sentence (instructions, captions), not a list entry."""
 MAX_ENTRY_WORDS = 3
+MARKED_WORD = 4
+"""An entry read as one letter and a word of this many letters or more that the grid holds is that word, even where
+the grid holds the letter before it too: a bullet read as J before CLAM and PEAR, where by chance the grid's J
+touches each word (night and hand-lettered photos, seeds 1302 and 1315), or a misread entry corrected to such a
+string (a small photo's "6. ARCHERY" read A ARCHLRY, the grid's AARCHERY). Shorter words keep it (X RAY, T REX)."""
 MIN_CONF = 40.0
 """Entries read less confidently than this are dropped unless the grid vouches for them (``_confirmed``)."""
 TRUSTED_CONF = 90.0
@@ -602,6 +607,11 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
         if status != "exact" and rest and rest_key in matches.get(rest_key, ()) and \
                 all(_is_word(t) for t in rest.split()):
             word, status = rest, "corrected"  # a mark read as a letter or two before a word the grid holds
+        marked = _after_mark(word)  # a grid string: so is its rest
+        mark_key = grid_key(marked, ascii_only)
+        if status in ("exact", "corrected") and len(grid_key(word, ascii_only)) == len(mark_key) + 1 and \
+                len(mark_key) >= MARKED_WORD and all(_is_word(t) for t in marked.split()):
+            word, status = marked, "corrected"
         if status == "exact" and len(key) >= 4 and not all(_is_word(t) for t in text.split()):
             whole = _whole_word(key, letters)
             if whole is not None:

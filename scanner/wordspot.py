@@ -244,7 +244,8 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from each such dip where a word
     fits there by LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in
     the blob of "reef"), but not a word that ends another (the dip may be inside that one: PHONE of a
-    hand-lettered "saxophone"); and each try, with the box after it on its line, as if its words fit TWO_WORDS
+    hand-lettered "saxophone"), nor a short word (SHORT) where a word is taken for the whole box (CAME after the
+    dip in a hand-lettered "suitcase"); and each try, with the box after it on its line, as if its words fit TWO_WORDS
     better (HIGH JUMP is one entry, not two: its parts are words too). A list names each word once, so boxes and
     words are matched (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the
     blob of "sailing" better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand"
@@ -263,6 +264,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         return []
     ink = ink or page_ink(flat, letter_px)
     tail = np.array([any(v != w and v.endswith(w) for v in words) for w in words])
+    short = np.array([len(w) <= SHORT[0] for w in words])
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
     for i, box in enumerate(boxes):
         if until is not None and time.thread_time() > until:
@@ -270,8 +272,9 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         whole = _fits(box, ink, words)
         tries.append((whole.max(), (i,), box, whole))
         starts = [box[0]]
-        for cut in _after_leader(flat, box, letter_px) if _taken(whole, words) is None else ():
-            fit = np.where(tail, NO_FIT, _fits(cut, ink, words))
+        barred = tail | short if _taken(whole, words) is not None else tail
+        for cut in _after_leader(flat, box, letter_px):
+            fit = np.where(barred, NO_FIT, _fits(cut, ink, words))
             if fit.max() > whole.max() + LEADER_MARGIN:  # a mark before the word, not a gap between its letters
                 tries.append((fit.max(), (i,), cut, fit))
                 starts.append(cut[0])

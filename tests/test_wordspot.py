@@ -311,11 +311,11 @@ def test_a_blob_is_compared_in_outline_only_with_words_about_its_length():
         assert not_found not in words and (found is None or found in words), (seed, words)
 
 
-def test_a_word_that_fits_its_whole_blob_is_not_cut_after_a_leader():
+def test_a_short_word_is_not_cut_after_a_leader_from_a_blob_a_word_fits_whole():
     """A hand-lettered list (handwritten 2507): the blob of "suitcase" dips after "suit" as a blurred entry number
     dips before its word, and CAME fitted the print after the dip better than SUITCASE fitted the whole blob, well
-    enough to be taken. A blob that a word fits whole is not tried from such a dip: SUITCASE is spotted, CAME is
-    no entry."""
+    enough to be taken. A short word is not tried from such a dip in a blob a word fits whole: SUITCASE is
+    spotted, CAME is no entry."""
     image, _ = synth.condition_case("handwritten", 2507)
     words = solve_image(image, source="handwritten 2507", words=None)[0].word_list.words
     keys = {grid_key(w) for w in words}
