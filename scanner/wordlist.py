@@ -43,12 +43,15 @@ LOOK_SECONDS = 2.0
 round it as blocks of text once a list is found, and for those of the grid's sides when none was (see _read_list):
 a big page of newsprint show-through took 5.1 s of a 5.6 s limit to read, and its block, never read, left 9 of
 its 20 words as junk; a page on a light, blotchy ground was read as 800 scraps of it."""
-SPOT_SECONDS = 4.0
-"""The word spotter's CPU time for a list (see wordspot.spot), a bound for pages of hundreds of blobs: a readable
-list takes under 1 s, the blurred 20-entry lists of night photos whose words only the spotter finds 3-3.5 s (at 2 s
-two of them kept 8 of the 14 words it found). It is the list's, however often its page is read (see
-read_word_list): a night photo's list that ran on to the edge of the part read had its page read again, wider,
-and the spotter spent 3.1 s and then 2.5 s more on the same blobs."""
+SPOT_WINDOWS = 64_000
+"""The word spotter's work for a list (see wordspot.spot), in letter windows classified: a bound for pages of
+hundreds of blobs, counted in work so that a list reads the same on any machine and under any load (a CPU-time
+bound read fewer words on a machine a third slower). About 4 s of CPU on the machine the lists were tuned on
+(16,000 windows a second), 5 s on this one (13,000): a readable list takes a tenth of it, the blurred 20-entry
+lists of night photos whose words only the spotter finds 45,000-60,000 (the CPU bound of then, 2 s, kept 8 of
+the 14 words of two of them). It is the list's, however often its page is read (see read_word_list): a night
+photo's list that ran on to the edge of the part read had its page read again, wider, and the spotter spent
+3.1 s and then 2.5 s more on the same blobs."""
 BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
@@ -218,13 +221,12 @@ class WordList:
 
 @dataclass
 class _Allowance:
-    """CPU seconds of the calling thread left for work done in several goes (see SPOT_SECONDS)."""
+    """The spotter's work left for a list spotted in several goes: letter windows (see SPOT_WINDOWS)."""
 
-    seconds: float
+    windows: int
 
-    def spend(self, since: float) -> None:
-        """Take off the thread's CPU time since ``since`` (a time.thread_time())."""
-        self.seconds = max(0.0, self.seconds - (time.thread_time() - since))
+    def spend(self, windows: int) -> None:
+        self.windows = max(0, self.windows - windows)
 
 
 @dataclass
@@ -1595,7 +1597,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     words read as junk: see _column_mates). No word is spotted where Tesseract read words of two letters or more
     surely (``clear``: their boxes): a guess from the grid's words does not overrule print read at 96, such as
     a sentence of instructions and a page number on a page printed without a list (COTIDAL in "Search", CELLO
-    in "Page"). The spotting takes its CPU time from the list's ``allowance``."""
+    in "Page"). The spotting takes its work from the list's ``allowance``."""
     entries, judged, chosen = reading[:3]
     if chosen:
         h = _block(entries, chosen)[2]  # the list's text height, not its column mates'
@@ -1652,8 +1654,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # nor a word the grid spells but for a cell (LABORER, at 0.33, took the blob of a night photo's BEAVER)
     single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)
               and w in printed]
-    start = time.thread_time()
-    until, ink = start + allowance.seconds, wordspot.page_ink(crop, h)
+    ink = wordspot.page_ink(crop, h)
+    until = allowance.windows
     spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink)
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
     # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
@@ -1661,7 +1663,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     maybe = [w for w in _unsure_words(tuple(letters), unsure) if not any(w in word or word in w for word in listed)]
     left = [b for b in boxes if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
     spotted += wordspot.spot(crop, left, h, maybe, taken + [box for box, _, _ in spotted], maybe, until, ink)
-    allowance.spend(start)
+    allowance.spend(ink.windows)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
@@ -1834,7 +1836,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
-    spotting = _Allowance(SPOT_SECONDS)
+    spotting = _Allowance(SPOT_WINDOWS)
     first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH)
     if not first[2]:  # no list at the page's letter size: its small print, if any, read at its own
         first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH, small=True) or first

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import time
 
 import cv2
 import numpy as np
@@ -77,6 +76,7 @@ class PageInk:
     words, then the blobs left against other words, and a blob's letters score the same whatever the words."""
     inks: list[tuple[float, np.ndarray]]
     scores: dict[tuple[int, tuple[int, int, int, int]], np.ndarray] = dataclasses.field(default_factory=dict)
+    windows: int = 0  # letter windows classified so far: the spotter's work, counted the same on any machine
 
 
 def page_ink(flat: np.ndarray, letter_px: float) -> PageInk:
@@ -256,8 +256,9 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     ``column_words`` left are matched to it by outline at COLUMN_FIT (COLUMN_SHORT), or taken where its letters
     and its outline fit one of them best (AGREED, see _agreed).
     How sure: e to the mean log-probability per letter for a word fitted letter by letter; its outline fit,
-    at most 1, for one matched in outline. ``until``: the thread's CPU time (time.thread_time) after which no
-    further box is tried (its work, not the machine's load: an unreadable list's 40 blobs cost seconds).
+    at most 1, for one matched in outline. ``until``: the count of letter windows classified on ``ink``
+    (ink.windows) from which no further box is tried (an unreadable list's 40 blobs cost seconds; counted in work,
+    not time, the same blobs are tried on any machine and under any load).
     ``ink``: the page_ink of ``flat`` at ``letter_px`` from an earlier call, with its boxes' letter scores."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
@@ -267,7 +268,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     short = np.array([len(w) <= SHORT[0] for w in words])
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
     for i, box in enumerate(boxes):
-        if until is not None and time.thread_time() > until:
+        if until is not None and ink.windows >= until:
             break
         whole = _fits(box, ink, words)
         tries.append((whole.max(), (i,), box, whole))
@@ -455,6 +456,7 @@ def _fits(box: tuple[int, int, int, int], ink: PageInk, words: list[str]) -> np.
     for k, (scale, image) in enumerate(ink.inks):
         if (k, box) not in ink.scores:
             ink.scores[k, box] = letter_scores(image, tuple(int(round(v * scale)) for v in box))
+            ink.windows += int(np.count_nonzero(ink.scores[k, box][:, :, 0] > NO_FIT))
         out.append(fits(ink.scores[k, box], words))
     return np.max(out, axis=0)
 

@@ -688,15 +688,13 @@ def test_a_word_read_short_of_a_letter_is_read_whole(condition: str, seed: int, 
     assert word in keys and part not in keys
 
 
-def test_words_a_misread_cell_hides_are_spotted_by_its_alternatives(monkeypatch):
+def test_words_a_misread_cell_hides_are_spotted_by_its_alternatives():
     """A night photo (synth dim 403) whose grid as read spells neither BEAVER nor MONKEY: each has a cell read
     unsurely as another letter, its right letter among the cell's alternatives. Spotted against the words the
-    grid spells with such a cell read otherwise, both are in the list, which read neither before. (The spotter
-    is given time enough here: on a slower machine its 4 s of CPU ran out before it came to them.)"""
+    grid spells with such a cell read otherwise, both are in the list, which read neither before."""
     from scanner.pipeline import solve_image
     from scanner.wordlist import _grid_words, _unsure_words
 
-    monkeypatch.setattr(wordlist, "SPOT_SECONDS", 4 * wordlist.SPOT_SECONDS)
     image, truth = synth.condition_case("dim", 403)
     puzzle = solve_image(image, source="dim 403", words=None)[0]
     rows = tuple("".join(row) for row in puzzle.reading.letters)
@@ -999,31 +997,35 @@ def test_a_list_the_page_reading_loses_is_found(condition, seed, why):
     assert recovered >= 19 and spurious <= 1, (why, words)
 
 
-def test_the_spotters_time_is_the_lists_however_often_its_page_is_read(monkeypatch):
+def test_the_spotters_work_is_the_lists_however_often_its_page_is_read(monkeypatch):
     """A night photo's blurred list of 20 that runs on to the edge of the part of the page read (tools.synth dim
-    1304) has its page read twice, the second time wider; the word spotter spent up to SPOT_SECONDS on each
-    reading (3.1 s and 2.5 s), and now spends them on the list: at most SPOT_SECONDS over both, plus one blob's
-    scoring (under half a second), finding as many words (measured 13 of 20 on the machine of then, 10 on one a
-    third slower, where the first reading spends the whole allowance; at least 9 here)."""
-    import time
-
+    1304) has its page read twice, the second time wider; the word spotter spent its allowance on each reading
+    (3.1 s and 2.5 s of CPU when it was counted in time), and now spends it on the list: at most SPOT_WINDOWS
+    letter windows over both readings, plus one blob's (a blob is scored whole), finding as many words (13 of 20
+    on the machine it was measured on; 10 on one a third slower, as many as with no bound on the spotter there:
+    Tesseract's time for the page, on the clock, reads less of it; at least 9 here)."""
     from scanner import wordspot
     from scanner.pipeline import solve_image
 
-    spent = []
+    used, blob = [], [0]
     spot = wordspot.spot
 
-    def timed(*args, **kwargs):
-        start = time.thread_time()
+    def counted(*args, **kwargs):
+        ink = args[7] if len(args) > 7 else kwargs["ink"]
+        before = ink.windows
         found = spot(*args, **kwargs)
-        spent.append(time.thread_time() - start)
+        used.append(ink.windows - before)
+        per_box: dict[tuple, int] = {}
+        for (_, box), scores in ink.scores.items():
+            per_box[box] = per_box.get(box, 0) + int(np.count_nonzero(scores[:, :, 0] > wordspot.NO_FIT))
+        blob[0] = max([blob[0], *per_box.values()])
         return found
 
-    monkeypatch.setattr(wordspot, "spot", timed)
+    monkeypatch.setattr(wordspot, "spot", counted)
     image, truth = synth.condition_case("dim", 1304)
     words = solve_image(image, source="dim 1304", words=None)[0].word_list.words
     recovered, spurious = list_score(words, truth["words"])
-    assert len(spent) >= 2 and sum(spent) <= wordlist.SPOT_SECONDS + 0.5, spent
+    assert len(used) >= 2 and sum(used) <= wordlist.SPOT_WINDOWS + blob[0], (used, blob)
     assert recovered >= 9 and spurious <= 3, words
 
 

@@ -1,8 +1,6 @@
 """Word spotting: list words matched letter by letter against the grid's words, by the letter classifier."""
 from __future__ import annotations
 
-import time
-
 import cv2
 import numpy as np
 import pytest
@@ -116,21 +114,23 @@ def test_the_words_of_a_blurred_numbered_list_are_spotted_after_their_numbers():
     assert found == sorted(listed), found
 
 
-def test_spotting_stops_at_its_time_and_reuses_what_it_scored():
-    """The blurred numbered list again: with its CPU time already spent the spotter tries no blob; given the
-    page's ink from a call that scored every blob, a second call scores nothing anew and finds the same words."""
+def test_spotting_stops_at_its_allowance_and_reuses_what_it_scored():
+    """The blurred numbered list again: with no work left to it the spotter tries no blob; given the page's ink
+    from a call that scored every blob, a second call scores nothing anew and finds the same words."""
     listed = ["ARCHERY", "SOCCER", "KARATE", "TENNIS"]
     page = np.full((60 * len(listed) + 20, 420), 255, np.uint8)
     for k, word in enumerate(listed):
         cv2.putText(page, f"{k + 1}. {word}", (10, 50 + 60 * k), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
     page = cv2.GaussianBlur(page, (0, 0), 2.5)
     boxes = wordspot.word_boxes(page, 22.0)
-    assert wordspot.spot(page, boxes, 22.0, listed, until=time.thread_time() - 1.0) == []
+    assert wordspot.spot(page, boxes, 22.0, listed, until=0) == []
     ink = wordspot.page_ink(page, 22.0)
     first = wordspot.spot(page, boxes, 22.0, listed, ink=ink)
     scored = dict(ink.scores)
     assert sorted(w for _, w, _ in first) == sorted(listed) and scored
+    windows = ink.windows
     assert wordspot.spot(page, boxes, 22.0, listed, ink=ink) == first and ink.scores.keys() == scored.keys()
+    assert ink.windows == windows > 0
 
 
 @pytest.mark.parametrize("case", [str.upper, str.lower, str.title])
