@@ -244,13 +244,14 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from each such dip where a word
     fits there by LEADER_MARGIN better than any fits the whole box (else the dip is a gap between letters: EDIT in
     the blob of "reef"), but not a word that ends another (the dip may be inside that one: PHONE of a
-    hand-lettered "saxophone"), nor a short word (SHORT) where a word is taken for the whole box (CAME after the
-    dip in a hand-lettered "suitcase"); and each try, with the box after it on its line, as if its words fit TWO_WORDS
-    better (HIGH JUMP is one entry, not two: its parts are words too). A list names each word once, so boxes and
-    words are matched (see match): SAILING fits the blob of "surfing" a little better than SURFING does, and the
-    blob of "sailing" better still; SAND beside SQUID is no rival in the blob of "squid" where the blob of "sand"
-    took SAND. Boxes no word fits letter by letter are then matched in the same way to the words left, by their outline
-    (see outline_fits) plus LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
+    hand-lettered "saxophone"), nor a short word (SHORT) from a dip past LEADER[0] where a word is taken for the
+    whole box (CAME after the dip in a hand-lettered "suitcase"; LILY after a bullet stays); and each try, with
+    the box after it on its line, as if its words fit TWO_WORDS better (HIGH JUMP is one entry, not two: its
+    parts are words too). A list names each word once, so boxes and words are matched (see match): SAILING fits
+    the blob of "surfing" a little better than SURFING does, and the blob of "sailing" better still; SAND beside
+    SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND. Boxes no word fits letter by
+    letter are then matched in the same way to the words left, by their outline (see outline_fits) plus
+    LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
     Last, a box that starts where an entry of the list does (``listed``: the boxes of the entries already read, or
     one taken here, the search going on down from each), a few lines from it, is a list word: the
     ``column_words`` left are matched to it by outline at COLUMN_FIT (COLUMN_SHORT), or taken where its letters
@@ -273,9 +274,10 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         whole = _fits(box, ink, words)
         tries.append((whole.max(), (i,), box, whole))
         starts = [box[0]]
-        barred = tail | short if _taken(whole, words) is not None else tail
+        whole_taken = _taken(whole, words) is not None
         for cut in _after_leader(flat, box, letter_px):
-            fit = np.where(barred, NO_FIT, _fits(cut, ink, words))
+            far = whole_taken and cut[0] - box[0] > LEADER[0] * letter_px  # past a one-digit number or a bullet
+            fit = np.where(tail | (short & far), NO_FIT, _fits(cut, ink, words))
             if fit.max() > whole.max() + LEADER_MARGIN:  # a mark before the word, not a gap between its letters
                 tries.append((fit.max(), (i,), cut, fit))
                 starts.append(cut[0])

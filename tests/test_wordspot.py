@@ -311,12 +311,16 @@ def test_a_blob_is_compared_in_outline_only_with_words_about_its_length():
         assert not_found not in words and (found is None or found in words), (seed, words)
 
 
-def test_a_short_word_is_not_cut_after_a_leader_from_a_blob_a_word_fits_whole():
-    """A hand-lettered list (handwritten 2507): the blob of "suitcase" dips after "suit" as a blurred entry number
-    dips before its word, and CAME fitted the print after the dip better than SUITCASE fitted the whole blob, well
-    enough to be taken. A short word is not tried from such a dip in a blob a word fits whole: SUITCASE is
-    spotted, CAME is no entry."""
-    image, _ = synth.condition_case("handwritten", 2507)
-    words = solve_image(image, source="handwritten 2507", words=None)[0].word_list.words
+@pytest.mark.parametrize("condition, seed, wanted, unwanted", [("handwritten", 2507, "SUITCASE", "CAME"),
+                                                               ("small", 1318, "LILY", None)])
+def test_a_short_word_is_not_cut_after_a_leader_from_a_blob_a_word_fits_whole(condition, seed, wanted, unwanted):
+    """A hand-lettered list (handwritten 2507): the blob of "suitcase" dips after "suit" as a blurred two-digit entry
+    number dips before its word, and CAME fitted the print after the dip better than SUITCASE fitted the whole
+    blob, well enough to be taken. A short word is not tried from such a dip, past the first one and a half
+    letter heights, in a blob a word fits whole: SUITCASE is spotted, CAME is no entry. Nearer the blob's start
+    the dip is a one-digit number's or a bullet's: a small photo's bulleted "lily" (small 1318), whose whole blob
+    TULIP fits, is LILY."""
+    image, _ = synth.condition_case(condition, seed)
+    words = solve_image(image, source=f"{condition} {seed}", words=None)[0].word_list.words
     keys = {grid_key(w) for w in words}
-    assert "SUITCASE" in keys and "CAME" not in keys, words
+    assert wanted in keys and unwanted not in keys, words
