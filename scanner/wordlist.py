@@ -43,15 +43,15 @@ LOOK_SECONDS = 2.0
 round it as blocks of text once a list is found, and for those of the grid's sides when none was (see _read_list):
 a big page of newsprint show-through took 5.1 s of a 5.6 s limit to read, and its block, never read, left 9 of
 its 20 words as junk; a page on a light, blotchy ground was read as 800 scraps of it."""
-SPOT_WINDOWS = 64_000
+SPOT_WINDOWS = 88_000
 """The word spotter's work for a list (see wordspot.spot), in letter windows classified: a bound for pages of
-hundreds of blobs, counted in work so that a list reads the same on any machine and under any load (a CPU-time
-bound read fewer words on a machine a third slower). About 4 s of CPU on the machine the lists were tuned on
-(16,000 windows a second), 5 s on this one (13,000): a readable list takes a tenth of it, the blurred 20-entry
-lists of night photos whose words only the spotter finds 45,000-60,000 (the CPU bound of then, 2 s, kept 8 of
-the 14 words of two of them). It is the list's, however often its page is read (see read_word_list): a night
-photo's list that ran on to the edge of the part read had its page read again, wider, and the spotter spent
-3.1 s and then 2.5 s more on the same blobs."""
+hundreds of blobs, counted in work so that a list reads the same on any machine and under any load (a bound of 4 s
+of CPU read fewer words on a machine a third slower than the one the lists were tuned on). Set so that lists read
+as they did there within 4 s: a night photo's list (dim 148) needs 85,000 for the 8 of its 10 words its test asks;
+a readable list takes a tenth of it. This machine classifies 11,600-13,900 windows a CPU second: up to 7 s for the
+blurred lists of night photos whose words only the spotter finds. It is the list's, however often its page is read
+(see read_word_list): a night photo's list that ran on to the edge of the part read had its page read again,
+wider, and the spotter spent 3.1 s and then 2.5 s more on the same blobs."""
 BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS

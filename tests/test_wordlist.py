@@ -1002,8 +1002,8 @@ def test_the_spotters_work_is_the_lists_however_often_its_page_is_read(monkeypat
     1304) has its page read twice, the second time wider; the word spotter spent its allowance on each reading
     (3.1 s and 2.5 s of CPU when it was counted in time), and now spends it on the list: at most SPOT_WINDOWS
     letter windows over both readings, plus one blob's (a blob is scored whole), finding as many words (13 of 20
-    on the machine it was measured on; 10 on one a third slower, as many as with no bound on the spotter there:
-    Tesseract's time for the page, on the clock, reads less of it; at least 9 here)."""
+    on the machine it was measured on, 12 on one a third slower, where Tesseract's time for the page, on the
+    clock, reads less of it; at least 11 here)."""
     from scanner import wordspot
     from scanner.pipeline import solve_image
 
@@ -1026,7 +1026,7 @@ def test_the_spotters_work_is_the_lists_however_often_its_page_is_read(monkeypat
     words = solve_image(image, source="dim 1304", words=None)[0].word_list.words
     recovered, spurious = list_score(words, truth["words"])
     assert len(used) >= 2 and sum(used) <= wordlist.SPOT_WINDOWS + blob[0], (used, blob)
-    assert recovered >= 9 and spurious <= 3, words
+    assert recovered >= 11 and spurious <= 3, words
 
 
 @pytest.mark.parametrize("line,title", [
