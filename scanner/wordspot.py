@@ -238,7 +238,7 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
          words: list[str], listed: list[tuple] = (), column_words: list[str] = (),
-         until: float | None = None, ink: PageInk | None = None) -> list[tuple[tuple[int, int, int, int], str, float]]:
+         until: int | None = None, ink: PageInk | None = None) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
     that one of ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by
     a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from each such dip where a word
