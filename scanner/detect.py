@@ -656,9 +656,11 @@ def moved(loc: GridLocation, matrix: np.ndarray) -> GridLocation:
     return GridLocation(corners, loc.rows, loc.cols, loc.inverted)
 
 
-def same_place(a: GridLocation, b: GridLocation) -> bool:
-    """Same shape, and corners within a fifth of a cell of each other."""
-    return (a.rows, a.cols) == (b.rows, b.cols) and _near(a.corners, b.corners, a.cols)
+def shared_area(a: GridLocation, b: GridLocation) -> float:
+    """The area the outlines of grids ``a`` and ``b`` share, as a share of the larger one's (0..1)."""
+    pa, pb = (np.ascontiguousarray(g.corners, np.float32) for g in (a, b))
+    shared, _ = cv2.intersectConvexConvex(pa, pb)
+    return float(shared) / max(cv2.contourArea(pa), cv2.contourArea(pb), 1e-6)
 
 
 def _near(a: np.ndarray, b: np.ndarray, cols: int) -> bool:

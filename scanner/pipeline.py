@@ -14,7 +14,7 @@ import numpy as np
 
 from scanner.annotate import annotate as draw_answers
 from scanner import board as boards
-from scanner.detect import GridLocation, find_grids, moved, quarter_turn, rectify, same_place, turned
+from scanner.detect import GridLocation, find_grids, moved, quarter_turn, rectify, shared_area, turned
 from scanner.engine import get_engine
 from scanner.load import load_image
 from scanner.ocr import DEFAULT_ALPHABET, GridReading, read_grid
@@ -35,6 +35,9 @@ stretched by as much, up to this many times: a loaded server reads the same list
 page's list of 20 lost its last lines to the clock with two other jobs running), and stays bounded."""
 BOARD_MIN_LENGTH = 3
 """Shortest dictionary word reported on a board (word searches: solver.hidden.DEFAULT_MIN_LENGTH)."""
+SAME_GRID = 0.5
+"""A grid found again on a page turned upright is the one found before if they share more than this share of the
+larger one's area."""
 CELL_PX = 64
 """Rectified cell size handed to the OCR stage."""
 LOW_CONFIDENCE = 0.5
@@ -150,14 +153,18 @@ def _cut_upright(image: np.ndarray, loc: GridLocation, turns: int,
 
     The grid is found again on the upright page (``upright_grids`` keeps each turn's grids for the page's other
     grids) and cut from there: detection measures letters by their height, and a corner a fraction of a pixel off
-    changes how some fonts read, so this way a turned photo reads exactly like the upright one.
+    changes how some fonts read, so this way a turned photo reads exactly like the upright one. The grid found
+    upright is the one that shares most of its area with ``loc`` (over SAME_GRID), whatever its shape: found
+    sideways, a blurred line of instructions beside a night photo's grid passed for one more column of it.
     """
     page = np.ascontiguousarray(np.rot90(image, turns))
     to_page = quarter_turn(image.shape, turns)
     if turns not in upright_grids:
         upright_grids[turns] = find_grids(page)
     wanted = moved(loc, to_page)
-    found = next((grid for grid in upright_grids[turns] if same_place(grid, wanted)), wanted)
+    shared = {id(grid): shared_area(grid, wanted) for grid in upright_grids[turns]}
+    found = max((grid for grid in upright_grids[turns] if shared[id(grid)] > SAME_GRID),
+                key=lambda grid: shared[id(grid)], default=wanted)
     rectified, homography = rectify(page, found, cell_px=CELL_PX)
     on_pixels = np.array([[1.0, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])  # pixel i: at i for OpenCV, i + 0.5 for to_page
     return moved(found, np.linalg.inv(to_page)), rectified, \
