@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python bench/accuracy.py [--corpus DIR] [--synthetic N] [--seed S] [--no-corpus] [--no-samples]
                                           [--only SUBSTRING] [--engine tesserocr|pytesseract] [--verbose]
-                                          [--conditions [N]] [--rotated-corpus] [--corpus-conditions [dim,small]]
+                                          [--conditions [N] [--turned]] [--rotated-corpus]
+                                          [--corpus-conditions [dim,small]]
 
 One line per image: grid shape right?, cells right n/N, words found at the right cells n/N, seconds (load to
 solve, one run). Then a summary by `kind` and totals, against the targets (shape 100%, cells >= 99.5%,
@@ -13,8 +14,8 @@ reporting one as found counts as a false hit. --verbose prints each wrong cell (
 each word missed or misplaced, to see whether errors come from detection, OCR or repair.
 
 --conditions [N] (instead of the above) runs N generated cases (seeds 0..N-1, default 10; with --seed S: S..S+N-1,
-e.g. unseen pages) of each hard condition of tools.synth.condition_case and prints one row per condition against
-the targets: shape, cells and words at the right cells with the list given; with the list read from the image,
+e.g. unseen pages) of each hard condition of tools.synth.condition_case (with --turned, each page turned 90, 180 or
+270 degrees with no EXIF tag: hard photos taken sideways) and prints one row per condition against the targets: shape, cells and words at the right cells with the list given; with the list read from the image,
 listed words recovered, spurious entries per image and words found at the right cells (nolist: placed words of 5+
 letters found with no list, and found words that are not placed); median process CPU seconds per image (list
 given). --rotated-corpus (instead of the above) turns every corpus word-search image 90, 180 and 270 degrees (EXIF
@@ -265,9 +266,10 @@ def print_condition_table(rows: list[tuple[str, list[Score], list[ListScore]]]) 
             print(line("  target", ("", "100%", cells, words, *listed_cols, "")))
 
 
-def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int = 0) -> int:
-    """N cases of each hard condition (seeds first..first+N-1): one row per condition, then its targets."""
-    from tools.synth import CONDITIONS, condition_case, random_case
+def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int = 0, turned: bool = False) -> int:
+    """N cases of each hard condition (seeds first..first+N-1): one row per condition, then its targets. ``turned``:
+    each page (but the rotated condition's, turned already) turned 90, 180 or 270 degrees (by its seed)."""
+    from tools.synth import CONDITIONS, condition_case, random_case, rotate_quarter
 
     print(f"{'image':58s} {'kind':10s} {'shape':10s} {'cells':>9s} {'words':>7s} {'seconds':>7s}")
     rows = []
@@ -275,6 +277,8 @@ def run_conditions(n: int, engine, only: str | None, verbose: bool, first: int =
         scores, lists, upright = [], [], []  # rotated: the same pages before they were turned, the baseline
         for seed in range(first, first + n):
             image, truth = condition_case(condition, seed)
+            if turned and condition != "rotated":
+                image, truth = rotate_quarter(image, truth, 1 + seed % 3)
             scores.append(score(f"{condition} seed {seed}", condition, image, truth, engine))
             print_line(scores[-1], verbose)
             lists.append(list_read_score(f"{condition} seed {seed}", image, truth, engine))
@@ -389,6 +393,8 @@ def main() -> int:
     ap.add_argument("--engine", default="tesserocr", choices=["tesserocr", "pytesseract"])
     ap.add_argument("--conditions", type=int, nargs="?", const=10, default=0, metavar="N",
                     help="N generated cases of each hard condition (default 10), one row per condition")
+    ap.add_argument("--turned", action="store_true",
+                    help="with --conditions: each condition's pages turned 90, 180 or 270 deg (by seed), no EXIF tag")
     ap.add_argument("--rotated-corpus", action="store_true", help="every corpus image turned 90, 180 and 270 deg")
     ap.add_argument("--corpus-conditions", nargs="?", const=",".join(CORPUS_CONDITIONS), default=None,
                     metavar="dim,small", help="every corpus image at night and/or photographed small")
@@ -396,7 +402,7 @@ def main() -> int:
     args = ap.parse_args()
     engine = get_engine(args.engine)
     if args.conditions:
-        return run_conditions(args.conditions, engine, args.only, args.verbose, args.seed or 0)
+        return run_conditions(args.conditions, engine, args.only, args.verbose, args.seed or 0, args.turned)
     if args.rotated_corpus:
         return run_rotated_corpus(args.corpus, engine, args.only, args.verbose)
     if args.corpus_conditions:
