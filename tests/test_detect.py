@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from tools import synth
-from scanner.detect import GridLocation, find_grid, find_grids, quarter_turn, rectify
+from scanner.detect import GridLocation, find_grid, find_grids, quarter_turn, rectify, shared_area
 from scanner.load import load_image
 from solver.errors import NoGridError
 
@@ -625,3 +625,15 @@ def test_a_hand_lettered_line_of_words_above_a_hand_lettered_grid_is_not_a_row_o
     loc = find_grid(image, "handwritten 1402")
     assert (loc.rows, loc.cols) == (13, 13)
     assert _corner_error(loc, truth) < CORNER_TOL
+
+
+def test_shared_area_is_the_share_of_the_larger_grid_two_outlines_cover() -> None:
+    """The same grid, one with an extra column, a grid beside it: shared_area is 1, 0.9 and 0."""
+    square = np.array([[0, 0], [90, 0], [90, 90], [0, 90]], float)
+    nine = GridLocation(square, 9, 9)
+    ten = GridLocation(square + [[0, 0], [10, 0], [10, 0], [0, 0]], 9, 10)
+    beside = GridLocation(square + [200, 0], 9, 9)
+    assert shared_area(nine, nine) == pytest.approx(1.0)
+    assert shared_area(nine, ten) == pytest.approx(0.9)
+    assert shared_area(ten, nine) == pytest.approx(0.9)
+    assert shared_area(nine, beside) == 0.0
