@@ -67,6 +67,9 @@ COLUMN_GAP = 6.0
 SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
+LARGER_PRINT, LARGER_BOXES = 1.25, 3
+"""With no entry read and no word spotted in the commonest print, words are spotted in the commonest print larger
+than it by this factor, found in at least this many boxes as wide as a word (see _larger_print)."""
 MEASURED_WIDTH = 2.0
 """Letter heights: with no entry read, the list's print size is measured again on the blobs this wide at the
 first measure (a narrower one is as often an entry's number, a bullet or a piece of a frame; one more or less
@@ -1597,7 +1600,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     words read as junk: see _column_mates). No word is spotted where Tesseract read words of two letters or more
     surely (``clear``: their boxes): a guess from the grid's words does not overrule print read at 96, such as
     a sentence of instructions and a page number on a page printed without a list (COTIDAL in "Search", CELLO
-    in "Page"). The spotting takes its work from the list's ``allowance``."""
+    in "Page"). With no entry read, the list's print is the commonest on the page, or where no word is spotted in
+    that, the commonest larger one (see _larger_print). The spotting takes its work from the list's ``allowance``."""
     entries, judged, chosen = reading[:3]
     if chosen:
         h = _block(entries, chosen)[2]  # the list's text height, not its column mates'
@@ -1639,8 +1643,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         h = commonest(np.ones(len(boxes), bool))
         wide = np.array([b[2] - b[0] >= MEASURED_WIDTH * h for b in boxes])
         h = commonest(wide if wide.any() else np.ones(len(boxes), bool))
-    boxes = [b for k, b in enumerate(boxes) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h <= SPOT_HEIGHTS[1]
-             and not any(_overlap(c, b) for c in read)]
+    found = boxes
+
+    def of_size(h: float) -> list[tuple[int, int, int, int]]:
+        """The boxes found whose print is about ``h`` high, but those of entries read and of print read surely."""
+        return [b for k, b in enumerate(found) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h
+                <= SPOT_HEIGHTS[1] and not any(_overlap(c, b) for c in read)]
+
+    boxes = of_size(h)
     if not boxes:
         return [], []
     listed = {grid_key(judged[i][0].word) for i in chosen}
@@ -1657,6 +1667,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     ink = wordspot.page_ink(crop, h)
     until = allowance.windows
     spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink)
+    if not spotted and not known and (larger := _larger_print(found, heights, h)) is not None:
+        # nothing fits the commonest print, which is then often a line of small print (a night photo's instructions
+        # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
+        allowance.spend(ink.windows)
+        h, boxes = larger, of_size(larger)
+        ink = wordspot.page_ink(crop, h)
+        until = allowance.windows
+        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink)
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
     # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
     listed |= {w for _, w, _ in spotted}
@@ -1668,6 +1686,19 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _larger_print(boxes: list[tuple[int, int, int, int]], heights: np.ndarray, h: float) -> float | None:
+    """The median height of the commonest print larger than LARGER_PRINT times ``h`` among ``boxes`` (their
+    ``heights``), in at least LARGER_BOXES boxes as wide as words at that size; None if there is none."""
+    big = np.flatnonzero(heights > LARGER_PRINT * h)
+    big = big[[boxes[k][2] - boxes[k][0] >= MEASURED_WIDTH * heights[k] for k in big]]
+    if len(big) < LARGER_BOXES:
+        return None
+    ratio = heights[big][None, :] / heights[big][:, None]
+    like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])
+    group = like[np.argmax(like.sum(axis=1))]
+    return float(np.median(heights[big][group])) if group.sum() >= LARGER_BOXES else None
 
 
 def _stems_of(forms: tuple[str, ...], whole: tuple[str, ...]) -> tuple[str, ...]:

@@ -703,6 +703,20 @@ def test_words_a_misread_cell_hides_are_spotted_by_its_alternatives():
     assert {"BEAVER", "MONKEY"} <= {grid_key(w) for w in puzzle.word_list.words}
 
 
+def test_a_list_in_larger_print_than_the_line_of_instructions_is_spotted_at_its_own_size():
+    """A night photo (tools.synth dim 2502) whose list Tesseract reads none of: six title-case words in 24 px
+    print (at the spotter's scale) under the grid, and a line of instructions 17 px high above it. The commonest
+    print, measured on both, was 17 px; scored at that size, no word fitted any blob. Where none does, the
+    larger print is tried too: LUGGAGE, VISA and BEACH are spotted (0 of 6 before), and nothing else."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 2502)
+    puzzle = solve_image(image, source="dim 2502", words=None)[0]
+    listed = {grid_key(w) for w in truth["words"]}
+    read = {grid_key(w) for w in puzzle.word_list.words}
+    assert len(read & listed) >= 3 and not read - listed, read
+
+
 def test_a_blob_down_a_list_column_is_the_word_its_letters_and_outline_agree_on():
     """A night photo's list of 20 in three columns of blurred condensed capitals (synth dim 1216), most of it
     past Tesseract: REEF, WAVE and SAND fit their blobs best of all the grid's words both letter by letter and in
