@@ -44,6 +44,8 @@ CLEAR = 0.06
 every other turn's by this much (its wrong turns led by at most 0.068; see bench/orientation.py), or Tesseract's
 turn's where it is that turn upside down (lower-case pages of seeds 940-999 in four turns: right at 0.11 and
 0.15, wrong at most 0.009 ahead)."""
+CLEAR_AGREED = 0.04
+"""... or by this much where Tesseract too read that turn best of the four, though not surely."""
 LOWER_BY = 0.12
 """Letters read as lower case, well but under SURE, are capitals if the classifier's capitals model is surer of
 them than its lower-case model by this much (mean certainty, 0..1; hand-lettered capitals of uneven height, read
@@ -254,6 +256,8 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         # Tesseract's need only clearly beat the turns of Tesseract's axis (a ruled scan turned 90 degrees: 0.943
         # against 0.884 turned the other way, 0.827 as shot; a night photo Tesseract read at 53-56 every way:
         # 0.774 against 0.726 the other way, 0.621 upside down, where Tesseract took the picture as shot).
+        # Where Tesseract too read the classifier's turn best of the four, though not well, a smaller lead does
+        # (night photos upside down, read at 52-55 turned back and 47-54 as shot: led by 0.052-0.057).
         if len(ranked) > 1 and ranked[0] != best:
             if ranked[0] == (best + 2) % 4:
                 rival = best
@@ -261,7 +265,8 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
                 rival = max((turn for turn in ranked if turn % 2 == best % 2), key=scores.get)
             else:
                 rival = ranked[1]
-            if scores[ranked[0]] >= scores[rival] + CLEAR:
+            agreed = len(readings) == 4 and ranked[0] == _most_confident(readings)
+            if scores[ranked[0]] >= scores[rival] + (CLEAR_AGREED if agreed else CLEAR):
                 best = ranked[0]
                 letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
                 readings = _readings(letters, (0,), engine, alphabet)
