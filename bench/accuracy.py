@@ -15,10 +15,10 @@ each word missed or misplaced, to see whether errors come from detection, OCR or
 
 --conditions [N] (instead of the above) runs N generated cases (seeds 0..N-1, default 10; with --seed S: S..S+N-1,
 e.g. unseen pages) of each hard condition of tools.synth.condition_case (with --turned, each page turned 90, 180 or
-270 degrees with no EXIF tag: hard photos taken sideways) and prints one row per condition against the targets: shape, cells and words at the right cells with the list given; with the list read from the image,
-listed words recovered, spurious entries per image and words found at the right cells (nolist: placed words of 5+
-letters found with no list, and found words that are not placed); median process CPU seconds per image (list
-given). --rotated-corpus (instead of the above) turns every corpus word-search image 90, 180 and 270 degrees (EXIF
+270 degrees with no EXIF tag: hard photos taken sideways) and prints one row per condition against the targets:
+shape, cells and words at the right cells with the list given; with the list read from the image, listed words
+recovered, spurious entries per image and words found at the right cells (nolist: placed words of 5+ letters
+found with no list, and found words that are not placed); median process CPU seconds per image (list given). --rotated-corpus (instead of the above) turns every corpus word-search image 90, 180 and 270 degrees (EXIF
 applied first, then the pixels turned, no tag) and compares each reading with the upright image's reading (same
 grid? same words at the same cells?) and with truth. --corpus-conditions [dim,small] (instead of the above) puts
 every corpus image into those conditions (tools.synth.in_condition: a night photo with its cells 18-36 px apart,
