@@ -162,9 +162,9 @@ def _cut_upright(image: np.ndarray, loc: GridLocation, turns: int,
     if turns not in upright_grids:
         upright_grids[turns] = find_grids(page)
     wanted = moved(loc, to_page)
-    shared = {id(grid): shared_area(grid, wanted) for grid in upright_grids[turns]}
-    found = max((grid for grid in upright_grids[turns] if shared[id(grid)] > SAME_GRID),
-                key=lambda grid: shared[id(grid)], default=wanted)
+    found = max(upright_grids[turns], key=lambda grid: shared_area(grid, wanted), default=wanted)
+    if found is not wanted and shared_area(found, wanted) <= SAME_GRID:
+        found = wanted
     rectified, homography = rectify(page, found, cell_px=CELL_PX)
     on_pixels = np.array([[1.0, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])  # pixel i: at i for OpenCV, i + 0.5 for to_page
     return moved(found, np.linalg.inv(to_page)), rectified, \

@@ -1631,18 +1631,12 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     heights = wordspot.letter_heights(crop, boxes)
     known = [k for k, b in enumerate(boxes) if any(_overlap(b, t) for t in taken)]
     # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
-    ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
-    like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
-    def commonest(of: np.ndarray) -> float:
-        """The median height of the commonest print among the boxes ``of`` (bool, per box)."""
-        return float(np.median(heights[like[np.argmax((like & of).sum(axis=1))] & of]))
-
     if known:
         h = float(np.median(heights[known]))
     else:  # measured again on the blobs as wide as a word at that size, not a number or a bullet
-        h = commonest(np.ones(len(boxes), bool))
+        h = _commonest_print(heights, np.ones(len(boxes), bool))[0]
         wide = np.array([b[2] - b[0] >= MEASURED_WIDTH * h for b in boxes])
-        h = commonest(wide if wide.any() else np.ones(len(boxes), bool))
+        h = _commonest_print(heights, wide if wide.any() else np.ones(len(boxes), bool))[0]
     found = boxes
 
     def of_size(h: float) -> list[tuple[int, int, int, int]]:
@@ -1688,6 +1682,15 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     return [e for e, _ in out], [v for _, v in out]
 
 
+def _commonest_print(heights: np.ndarray, of: np.ndarray) -> tuple[float, int]:
+    """(the median height, the count) of the commonest print among the boxes ``of`` (bool, per box of
+    ``heights``): the boxes of about one box's height (SPOT_HEIGHTS), that box the one with the most such."""
+    ratio = heights[None, :] / np.maximum(heights[:, None], 1.0)
+    like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])  # [k]: the boxes of about box k's height
+    group = like[np.argmax((like & of).sum(axis=1))] & of
+    return float(np.median(heights[group])), int(group.sum())
+
+
 def _larger_print(boxes: list[tuple[int, int, int, int]], heights: np.ndarray, h: float) -> float | None:
     """The median height of the commonest print larger than LARGER_PRINT times ``h`` among ``boxes`` (their
     ``heights``), in at least LARGER_BOXES boxes as wide as words at that size; None if there is none."""
@@ -1695,10 +1698,8 @@ def _larger_print(boxes: list[tuple[int, int, int, int]], heights: np.ndarray, h
     big = big[[boxes[k][2] - boxes[k][0] >= MEASURED_WIDTH * heights[k] for k in big]]
     if len(big) < LARGER_BOXES:
         return None
-    ratio = heights[big][None, :] / heights[big][:, None]
-    like = (ratio >= SPOT_HEIGHTS[0]) & (ratio <= SPOT_HEIGHTS[1])
-    group = like[np.argmax(like.sum(axis=1))]
-    return float(np.median(heights[big][group])) if group.sum() >= LARGER_BOXES else None
+    size, count = _commonest_print(heights[big], np.ones(len(big), bool))
+    return size if count >= LARGER_BOXES else None
 
 
 def _stems_of(forms: tuple[str, ...], whole: tuple[str, ...]) -> tuple[str, ...]:

@@ -458,9 +458,14 @@ def _fits(box: tuple[int, int, int, int], ink: PageInk, words: list[str]) -> np.
     for k, (scale, image) in enumerate(ink.inks):
         if (k, box) not in ink.scores:
             ink.scores[k, box] = letter_scores(image, tuple(int(round(v * scale)) for v in box))
-            ink.windows += int(np.count_nonzero(ink.scores[k, box][:, :, 0] > NO_FIT))
+            ink.windows += scored_windows(ink.scores[k, box])
         out.append(fits(ink.scores[k, box], words))
     return np.max(out, axis=0)
+
+
+def scored_windows(scores: np.ndarray) -> int:
+    """The letter windows classified for a box's ``scores`` (see letter_scores): the spotter's work."""
+    return int(np.count_nonzero(scores[:, :, 0] > NO_FIT))
 
 
 def _taken(fit: np.ndarray, words: list[str], least: tuple[float, float] = (MIN_SCORE, MIN_MARGIN),
