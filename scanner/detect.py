@@ -206,6 +206,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     located = []
     for lat in _joined(chosen):
         inverted = light_on_dark(lat)
+        lat = _off_the_frame(255 - work if inverted else work, lat)
         lat = _within_frame(255 - work if inverted else work, lat)
         lat = _to_frame(255 - work if inverted else work, lat)
         located.append(GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=inverted))
@@ -507,6 +508,20 @@ def _across(dark: np.ndarray, side: str, px: int) -> np.ndarray:
     along = _runs(dark, px)  # rules along x, across the line of cells
     return np.array([along[px + k * px - near:px + k * px + near + 1, new].any(axis=0).mean()
                      for k in range(dark.shape[0] // px - 1)])
+
+
+def _off_the_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
+    """The lattice without an outer row or column that a rule runs through, along NO_RULE past RULE of its length
+    where it would hold its letters, while no rule runs so through the lines inside: the box round a grid, broken
+    into dashes by a night photo's grain, lines up with the rows beside it as a column of I's (a boxed 11x11 read
+    as 11x12, its last column the box's side)."""
+    RULE, px = 0.85, 16
+    rows, cols = _rule_shares(_lattice_ink(gray, lat, px), lat, px, px // 2)
+    rows, cols = rows[:-1], cols[:-1]  # through each row's and each column's letters
+    cut = [bool(len(side) > MIN_SIDE_CELLS + 1 and side[end] >= RULE
+                and np.max(np.delete(side, [0, -1]), initial=0.0) < NO_RULE)
+           for side in (rows, cols) for end in (0, -1)]
+    return replace(lat, r0=lat.r0 + cut[0], r1=lat.r1 - cut[1], c0=lat.c0 + cut[2], c1=lat.c1 - cut[3])
 
 
 def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:

@@ -627,6 +627,16 @@ def test_a_hand_lettered_line_of_words_above_a_hand_lettered_grid_is_not_a_row_o
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_the_side_of_the_box_round_a_grid_is_not_a_column_of_it() -> None:
+    """A boxed, unruled 11x11 photographed at night (synth dim 2729, turned 20 degrees): grain breaks the box's
+    right side into dashes, one beside each row, and they line up as a twelfth column of I's, the rule running
+    through that column's letters' places along 0.94 of its length and through no other column's: 11x11."""
+    image, truth = synth.condition_case("dim", 2729)
+    loc = find_grid(image, "dim 2729")
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"]) == (11, 11)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_shared_area_is_the_share_of_the_larger_grid_two_outlines_cover() -> None:
     """The same grid, one with an extra column, a grid beside it: shared_area is 1, 0.9 and 0."""
     square = np.array([[0, 0], [90, 0], [90, 90], [0, 90]], float)
