@@ -75,6 +75,8 @@ ALONG_RULES = 15.0  # degrees: see _along
 NO_RULE = 0.5
 """A lattice line along less than this share of whose length a rule runs has none (see _rules): where no line
 between a lattice's cells has one, the grid is unruled."""
+FRAME_CELLS = 2
+"""Cells round a lattice in which pen is looked for before its frame is (see _without_pen)."""
 TURNED_BY = 0.5
 """How much more uniform (see _uniform) a lattice's letters' widths must be than their heights for its page to
 be taken as turned sideways, their height lying along x: a turned grid's letters measure 0.97 against 0.28 (a
@@ -206,11 +208,30 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     located = []
     for lat in _joined(chosen):
         inverted = light_on_dark(lat)
-        lat = _off_the_frame(255 - work if inverted else work, lat)
-        lat = _within_frame(255 - work if inverted else work, lat)
-        lat = _to_frame(255 - work if inverted else work, lat)
+        pen = small.ndim == 3 and _coloured_ink(bright, dark, lat.corners())
+        page = _without_pen(small, work, lat) if pen else work
+        page = 255 - page if inverted else page
+        lat = _within_frame(page, _off_the_frame(page, lat))
+        lat = _to_frame(page, lat)
         located.append(GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=inverted))
     return located
+
+
+def _without_pen(image: np.ndarray, gray: np.ndarray, lat: _Lattice) -> np.ndarray:
+    """``gray`` with the coloured pen over the lattice and the cells round it made light (imaging.without_pen), for
+    the rules that bound it: a blue ring round a column of letters of an unruled grid ran along half the boundary
+    beside it and passed for the box, and the grid lost its last column."""
+    pitch = min(_pitches(lat))
+    around = replace(lat, r0=lat.r0 - FRAME_CELLS, r1=lat.r1 + FRAME_CELLS, c0=lat.c0 - FRAME_CELLS,
+                     c1=lat.c1 + FRAME_CELLS)
+    region = cv2.fillConvexPoly(np.zeros(gray.shape, np.uint8), np.round(around.corners()).astype(np.int32), 1)
+    x, y, w, h = cv2.boundingRect(region)
+    if w == 0 or h == 0:
+        return gray
+    box = np.s_[y:y + h, x:x + w]  # only the lattice's part of the page is judged: a big page costs no more
+    out = gray.copy()
+    out[box] = imaging.without_pen(image[box], gray[box], pitch, region[box] > 0)
+    return out
 
 
 def _joined(lattices: list[_Lattice]) -> list[_Lattice]:

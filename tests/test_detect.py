@@ -637,6 +637,16 @@ def test_the_side_of_the_box_round_a_grid_is_not_a_column_of_it() -> None:
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_pen_ring_beside_a_boxed_grid_s_last_column_is_not_its_box() -> None:
+    """A rendered, boxed, unruled 8x8 upside down with words ringed in blue pen (synth rotated 2789): the ring
+    round a column's word ran along half the boundary beside the last column, with nothing along the outer
+    side, and was taken for the box: 8x7. The rules that bound a grid are looked for with the pen made light."""
+    image, truth = synth.condition_case("rotated", 2789)
+    loc = find_grid(image, "rotated 2789")
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"]) == (8, 8)
+    assert _turned_corner_error(loc, truth) < CORNER_TOL
+
+
 def test_shared_area_is_the_share_of_the_larger_grid_two_outlines_cover() -> None:
     """The same grid, one with an extra column, a grid beside it: shared_area is 1, 0.9 and 0."""
     square = np.array([[0, 0], [90, 0], [90, 90], [0, 90]], float)
