@@ -494,9 +494,9 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
     """Whether the outer row or column ``side`` (c0, c1, r0, r1) of a lattice (its ink ``dark``, and ``faint``
     where its rules are looked for: see _lattice_inks) is a line of the grid's ruled cells: the rules between the
     cells run across it (RULE of their length there, FADED where the rule beyond runs its whole length and every
-    cell holds a letter's ink), most of its cells hold ink, not all alike (UNEVEN), and a rule closes it on the far
-    side (along BEYOND of its length: glare breaks it)."""
-    RULE, FADED, BEYOND, INKED, UNEVEN = 0.85, 0.6, 0.7, 0.03, 0.9
+    cell holds a letter's ink), most of its cells hold ink, not all alike (UNEVEN) and full (SOLID), and a rule
+    closes it on the far side (along BEYOND of its length: glare breaks it)."""
+    RULE, FADED, BEYOND, INKED, UNEVEN, SOLID = 0.85, 0.6, 0.7, 0.03, 0.9, 0.85
     bounds = _across(faint, side, px)
     if side in ("r0", "r1"):  # rows become columns: one check for both
         dark, faint = np.ascontiguousarray(dark.T), np.ascontiguousarray(faint.T)
@@ -512,11 +512,12 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
     # cell (not a solid ground: the paper round a white-on-dark panel, turned dark) let the rules across show
     # along less of the line.
     rule = FADED if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else RULE
-    # Nor is a line of cells alike in ink one of letters, whatever runs across it: letters differ (an I, an M; the
-    # least inked cell of a line held 0.28-0.55 where the median held 0.48-0.80), while the paper round a
-    # white-on-dark panel, turned dark, fills every cell alike (0.88 or 1.0 in each).
+    # Nor is a line of cells filled alike with ink one of letters, whatever runs across it: letters differ (an I,
+    # an M; the least inked cell of a line held 0.28-0.55 where the median held 0.48-0.80), while the paper round a
+    # white-on-dark panel, turned dark, fills every cell alike (0.88 or 1.0 in each). Blur evens out small
+    # letters' ink, but not to a full cell (a small photo's last row, 0.45 to 0.55 in each).
     return (beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
-            and ink.min() < UNEVEN * np.median(ink))
+            and (ink.min() < UNEVEN * np.median(ink) or np.median(ink) < SOLID))
 
 
 def _across(dark: np.ndarray, side: str, px: int) -> np.ndarray:

@@ -647,6 +647,16 @@ def test_a_pen_ring_beside_a_boxed_grid_s_last_column_is_not_its_box() -> None:
     assert _turned_corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_small_photo_s_ruled_grid_keeps_a_last_row_that_blur_inked_evenly() -> None:
+    """A ruled 11x8 in a 544x726 photo at a 10 px pitch (synth small 2779): its last row, left out of the lattice,
+    is closed by the frame and crossed by the rules, but blur spread each letter's ink to 0.45-0.55 of its cell,
+    and a row of cells inked alike was taken for the dark ground round a panel (which fills them): 10x8."""
+    image, truth = synth.condition_case("small", 2779)
+    loc = find_grid(image, "small 2779")
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"]) == (11, 8)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_shared_area_is_the_share_of_the_larger_grid_two_outlines_cover() -> None:
     """The same grid, one with an extra column, a grid beside it: shared_area is 1, 0.9 and 0."""
     square = np.array([[0, 0], [90, 0], [90, 90], [0, 90]], float)
