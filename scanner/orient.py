@@ -46,10 +46,12 @@ turn's where it is that turn upside down (lower-case pages of seeds 940-999 in f
 0.15, wrong at most 0.009 ahead)."""
 CLEAR_AGREED = 0.04
 """... or by this much where Tesseract too read that turn best of the four, though not surely."""
-LOWER_BY = 0.12
+LOWER_BY = 0.05
 """Letters read as lower case, well but under SURE, are capitals if the classifier's capitals model is surer of
 them than its lower-case model by this much (mean certainty, 0..1; hand-lettered capitals of uneven height, read
-as lower case at 70: 0.94 against 0.76; on 56 lower-case pages the capitals model was never the surer)."""
+as lower case at 70: 0.94 against 0.76; a small photo's blurred capitals read as lower case at 71: 0.83 against
+0.73; on 56 lower-case pages the capitals model was never the surer, and on 22 more, seeds 2700-2759 read so,
+it was less sure by 0.08 or more)."""
 LOWER_LEAD = 0.05
 """Letters that read as lower case, but not surely (see _lower), are lower case if the classifier's lower-case
 model is surer of them than its capitals model by this much. Generated pages decided so: capitals led by the
