@@ -782,10 +782,11 @@ def _small_print(flat: np.ndarray, ink: float | None) -> float | None:
 
 def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | None:
     """Boolean mask of the sheet the grid is printed on when it lies on a darker ground (a table, a cloth at
-    night): where the paper level, a median a few cells wide, is at least SHEET_LEVEL of the level under the grid
-    (``grid``: a polygon), connected to the grid, holes (dark panels) filled, grown by half a cell. None when no
-    such ground is in view (a scan, a page filling the photo). Photo background turns to noise when flattened:
-    Tesseract reads it slowly, as junk."""
+    night): where the paper level, a median a few cells wide, is at least SHEET_LEVEL of the paper's, connected to
+    the grid (``grid``: a polygon), holes (dark panels) filled, grown by half a cell. The paper's level is the
+    brighter of the level under the grid and a cell round it: a white-on-dark grid is a dark panel, and the level
+    under it let a dark table pass for the sheet. None when no such ground is in view (a scan, a page filling the
+    photo). Photo background turns to noise when flattened: Tesseract reads it slowly, as junk."""
     shrink = max(1, int(pitch // 3))
     h, w = gray.shape[:2]
     small = cv2.resize(gray, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
@@ -793,7 +794,11 @@ def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | Non
     inside = cv2.fillPoly(np.zeros(small.shape, np.uint8), [np.round(grid / shrink).astype(np.int32)], 1) > 0
     if not inside.any():
         return None
-    page = (level >= SHEET_LEVEL * float(np.median(level[inside]))) | inside
+    cell = max(1, round(pitch / shrink))
+    ring = cv2.dilate(inside.astype(np.uint8), np.ones((2 * cell + 1, 2 * cell + 1), np.uint8)) > 0
+    ring &= ~inside
+    paper = max(float(np.median(level[inside])), float(np.median(level[ring])) if ring.any() else 0.0)
+    page = (level >= SHEET_LEVEL * paper) | inside
     _, labels = cv2.connectedComponents(page.astype(np.uint8), connectivity=4)
     page = np.isin(labels, np.unique(labels[inside]))
     _, labels = cv2.connectedComponents((~page).astype(np.uint8), connectivity=4)
