@@ -75,6 +75,8 @@ ALONG_RULES = 15.0  # degrees: see _along
 NO_RULE = 0.5
 """A lattice line along less than this share of whose length a rule runs has none (see _rules): where no line
 between a lattice's cells has one, the grid is unruled."""
+RULE = 0.85
+"""A lattice line along at least this share of whose length a rule runs has one."""
 FRAME_CELLS = 2
 """Cells round a lattice in which pen is looked for before its frame is (see _without_pen)."""
 TURNED_BY = 0.5
@@ -318,10 +320,10 @@ def _crossings(gray: np.ndarray, lat: _Lattice, px: int = 16) -> bool:
     nodes and none between them. (Small ruled cells on grainy newsprint: the letters and the rules join, and what
     stands apart at each crossing forms a lattice half a cell off the letters', a row or a column larger.)"""
     dark = _lattice_ink(gray, lat, px)
-    between, through = _rule_shares(dark, lat, px), _rule_shares(dark, lat, px, px // 2)
+    between = _rule_shares(dark, lat, px)
     inner = np.r_[between[0][1:-1], between[1][1:-1]]
-    nodes = np.r_[through[0][:-1], through[1][:-1]]
-    return inner.size > 0 and float(np.median(nodes)) >= 0.85 and float(inner.max()) < 0.5
+    nodes = np.concatenate(_through_letters(dark, lat, px))
+    return inner.size > 0 and float(np.median(nodes)) >= RULE and float(inner.max()) < NO_RULE
 
 
 def _between_crossings(lat: _Lattice) -> _Lattice:
@@ -441,6 +443,12 @@ def _rule_shares(dark: np.ndarray, lat: _Lattice, px: int, offset: int = 0) -> t
     return shares(dark, lat.rows), shares(np.ascontiguousarray(dark.T), lat.cols)
 
 
+def _through_letters(dark: np.ndarray, lat: _Lattice, px: int) -> tuple[np.ndarray, np.ndarray]:
+    """_rule_shares along the lines through each row's and each column's letters (half a cell past its boundary)."""
+    rows, cols = _rule_shares(dark, lat, px, px // 2)
+    return rows[:-1], cols[:-1]
+
+
 def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _Lattice:
     """The lattice grown, by up to ``most`` rows or columns a side, to its ruled frame (see _closes): glare over
     a photo's edge columns, a last row that fits its lattice loosely, or tall letters joined to the rules left
@@ -496,7 +504,7 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
     cells run across it (RULE of their length there, FADED where the rule beyond runs its whole length and every
     cell holds a letter's ink), most of its cells hold ink, not all alike (UNEVEN) and full (SOLID), and a rule
     closes it on the far side (along BEYOND of its length: glare breaks it)."""
-    RULE, FADED, BEYOND, INKED, UNEVEN, SOLID = 0.85, 0.6, 0.7, 0.03, 0.9, 0.85
+    FADED, BEYOND, INKED, UNEVEN, SOLID = 0.6, 0.7, 0.03, 0.9, 0.85
     bounds = _across(faint, side, px)
     if side in ("r0", "r1"):  # rows become columns: one check for both
         dark, faint = np.ascontiguousarray(dark.T), np.ascontiguousarray(faint.T)
@@ -537,9 +545,8 @@ def _off_the_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     where it would hold its letters, while no rule runs so through the lines inside: the box round a grid, broken
     into dashes by a night photo's grain, lines up with the rows beside it as a column of I's (a boxed 11x11 read
     as 11x12, its last column the box's side)."""
-    RULE, px = 0.85, 16
-    rows, cols = _rule_shares(_lattice_ink(gray, lat, px), lat, px, px // 2)
-    rows, cols = rows[:-1], cols[:-1]  # through each row's and each column's letters
+    px = 16
+    rows, cols = _through_letters(_lattice_ink(gray, lat, px), lat, px)
     cut = [bool(len(side) > MIN_SIDE_CELLS + 1 and side[end] >= RULE
                 and np.max(np.delete(side, [0, -1]), initial=0.0) < NO_RULE)
            for side in (rows, cols) for end in (0, -1)]
@@ -557,7 +564,7 @@ def _within_frame(gray: np.ndarray, lat: _Lattice) -> _Lattice:
     8x8's lattice so that its bottom rule showed along 0.77), or if no rule runs between the grid's other rows
     and columns: an unruled grid's box may stand off its letters at the other sides, and then only its edge
     between the line and the grid falls on a cell boundary."""
-    RULE, px = 0.85, 16
+    px = 16
     dark = _lattice_ink(gray, lat, px)
     rows, cols = _rule_shares(dark, lat, px)
     inner = np.r_[rows[2:-2], cols[2:-2]]
