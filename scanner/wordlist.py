@@ -61,7 +61,8 @@ LIST_LEAST = 3
 fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read "Space Word Sea",
 gave two entries the grid holds while the layout analysis took the list below for a picture."""
 SPOT_REACH = 1.0
-"""With no list read by Tesseract, words are spotted within this many grid sizes of the grid."""
+"""With no list read by Tesseract, words are spotted within this many grid sizes of the grid, times the reach of
+the part of the page read (REACH, or WIDE_REACH when the list ran on to its edge)."""
 COLUMN_GAP = 6.0
 """Text heights: how far apart two entries of one list column may be (see _column_mates)."""
 SPOT_HEIGHTS = (0.67, 1.5)
@@ -1598,11 +1599,13 @@ def _block(entries: list[_Entry], chosen: list[int], lines: float = 0.0) -> tupl
 
 def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple,
              grid_box: tuple[np.ndarray, np.ndarray], clear: list[tuple[int, int, int, int]],
-             allowance: _Allowance) -> tuple[list[_Entry], list]:
+             allowance: _Allowance, reach: float = REACH) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
-    nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH grid sizes of the grid
-    (``grid_box``: its lo, hi). The list's block takes in what else Tesseract read down its columns (their
-    words read as junk: see _column_mates). No word is spotted where Tesseract read words of two letters or more
+    nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH times ``reach`` grid
+    sizes of the grid (``grid_box``: its lo, hi; ``reach``: the reading's, see _read_list: a small photo's long
+    list, read again twice as far round the grid, lost its last two words to the spotter's nearer bound). The
+    list's block takes in what else Tesseract read down its columns (their words read as junk: see
+    _column_mates). No word is spotted where Tesseract read words of two letters or more
     surely (``clear``: their boxes): a guess from the grid's words does not overrule print read at 96, such as
     a sentence of instructions and a page number on a page printed without a list (COTIDAL in "Search", CELLO
     in "Page"). With no entry read, the list's print is the commonest on the page, or where no word is spotted in
@@ -1614,7 +1617,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         lo, hi = _across_grid(lo, hi, grid_box, 3 * mates_h)
     else:
         h = TARGET_INK_PX
-        reach = SPOT_REACH * float(max(grid_box[1] - grid_box[0]))
+        reach = SPOT_REACH * reach * float(max(grid_box[1] - grid_box[0]))
         lo, hi = grid_box[0] - reach, grid_box[1] + reach
     x0, y0 = np.maximum(np.floor(lo), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(hi), flat.shape[::-1]).astype(int)
@@ -1954,9 +1957,9 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # alone as a block of text (the sparse layout can miss most of a plain list: a sideways page read 2 of 20
         # words), keeping the longer list. The sides get their own time (a page photographed on a light, blotchy
         # ground was read for 4 s as 800 scraps of it, never reaching the list).
-        reach = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        for psm, places, floor in ((11, [(q.min(axis=0) - reach, q.max(axis=0) + reach)], 0.0),
-                                   (6, _sides(*grid_box, reach), LOOK_SECONDS)):
+        near = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
+        for psm, places, floor in ((11, [(q.min(axis=0) - near, q.max(axis=0) + near)], 0.0),
+                                   (6, _sides(*grid_box, near), LOOK_SECONDS)):
             if len(reading[2]) < LIST_LEAST:
                 budget = _floored(left, floor)
                 again = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, budget())],
@@ -1995,7 +1998,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # against the words the grid spells, in the list's block or, with no list read, round the grid.
         clear = [(b.left, b.top, b.left + b.width, b.top + b.height) for b in page
                  if b.conf >= TRUSTED_CONF and sum(ch.isalpha() for ch in b.text) >= 2]
-        spotted = _spotted(flat, reading, letters, unsure, grid_box, clear, spotting)
+        spotted = _spotted(flat, reading, letters, unsure, grid_box, clear, spotting, reach)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
         elif len({v[0].word for v in spotted[1]}) >= LIST_LEAST and _on_lines(spotted[0]) > 1:
