@@ -155,6 +155,9 @@ was the fourth entry of nine that made it a list (at WORDLIKE_CONF none was foun
 GUESS_ZIPF = 3.2
 """The rarer 4-letter words an entry may be guessed as are at least this common (Zipf; see _guess_words): at any
 frequency, rare chance words (KINO, NOME, SLAT) took the places of listed ones."""
+RARE_ZIPF = 2.5
+"""The rarer 4-letter words the spotter tries down a list's columns are at least this common (Zipf; see
+_rare_fours): KELP and TUBA are 2.8; NESE, 1.9, was taken for a blurred entry of a small photo's list."""
 LONGER_ZIPF = 2.0
 """A word rarer than this Zipf frequency is not taken for an entry it holds (see _lengthened)."""
 SURE_LONGER_ZIPF = 0.5
@@ -463,6 +466,17 @@ def _grid_spellings(letters: tuple[str, ...]) -> dict[str, str]:
     found = {w.replace(" ", ""): w for w in joined
              if set(w.split()) <= parts or len(w.split()[0]) >= TAIL_AFTER and w.split()[1] in tails}
     return found | {w: w for w in hits if len(w) >= 5 or w in parts}
+
+
+@functools.lru_cache(maxsize=8)
+def _rare_fours(letters: tuple[str, ...]) -> tuple[str, ...]:
+    """The vocabulary's 4-letter words of RARE_ZIPF or more that the grid spells in straight lines but that are not
+    among its words (see _grid_spellings): too rare for a list to be guessed to hold them anywhere."""
+    from wordfreq import zipf_frequency
+
+    spelt = _grid_spellings(letters)
+    return tuple(sorted(w for w in _vocabulary_hits(letters) if len(w) == 4 and w not in spelt
+                        and zipf_frequency(w.lower(), "en") >= RARE_ZIPF))
 
 
 @functools.cache
@@ -1666,9 +1680,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # nor a word the grid spells but for a cell (LABORER, at 0.33, took the blob of a night photo's BEAVER)
     single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)
               and w in printed]
+    # down its columns also the grid's rarer 4-letter words (KELP, TUBA: elsewhere chance blobs fit them), none
+    # inside one of its words (HALE of WHALE)
+    rare = [w for w in _rare_fours(tuple(letters)) if not any(w in v for v in whole)
+            and not any(w in word or word in w for word in listed)]
+    words, single = words + rare, single + rare
     ink = wordspot.page_ink(crop, h)
     until = allowance.windows
-    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink)
+    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare))
     if not spotted and not known and (larger := _larger_print(found, heights, h)) is not None:
         # nothing fits the commonest print, which is then often a line of small print (a night photo's instructions
         # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
@@ -1676,7 +1695,10 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         h, boxes = larger, of_size(larger)
         ink = wordspot.page_ink(crop, h)
         until = allowance.windows
-        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink)
+        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare))
+    # a rarer word does not overrule an entry read, however short (PROD took the print of a sideways photo's "map")
+    spotted = [(b, w, sure) for b, w, sure in spotted if w not in rare or not any(
+        _overlap(b, (r[0] - x0, r[1] - y0, r[2] - x0, r[3] - y0)) for r in reopened)]
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
     # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
     listed |= {w for _, w, _ in spotted}

@@ -238,7 +238,8 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
          words: list[str], listed: list[tuple] = (), column_words: list[str] = (),
-         until: int | None = None, ink: PageInk | None = None) -> list[tuple[tuple[int, int, int, int], str, float]]:
+         until: int | None = None, ink: PageInk | None = None,
+         column_only: frozenset[str] = frozenset()) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
     that one of ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by
     a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from each such dip where a word
@@ -260,11 +261,18 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     at most 1, for one matched in outline. ``until``: the count of letter windows classified on ``ink``
     (ink.windows) from which no further box is tried (an unreadable list's 40 blobs cost seconds; counted in work,
     not time, the same blobs are tried on any machine and under any load).
-    ``ink``: the page_ink of ``flat`` at ``letter_px`` from an earlier call, with its boxes' letter scores."""
+    ``ink``: the page_ink of ``flat`` at ``letter_px`` from an earlier call, with its boxes' letter scores.
+    ``column_only``: those of ``words`` (and ``column_words``) taken only down a column of the list."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
     ink = ink or page_ink(flat, letter_px)
+    only = np.array([w in column_only for w in words])
+
+    def barred(fit: np.ndarray) -> np.ndarray:
+        """``fit`` with the words taken only down a column fitting nowhere."""
+        return np.where(only, NO_FIT, fit)
+
     tail = np.array([any(v != w and v.endswith(w) for v in words) for w in words])
     short = np.array([len(w) <= SHORT[0] for w in words])
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
@@ -272,21 +280,21 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         if until is not None and ink.windows >= until:
             break
         whole = _fits(box, ink, words)
-        tries.append((whole.max(), (i,), box, whole))
+        tries.append((barred(whole).max(), (i,), box, whole))
         starts = [box[0]]
-        whole_taken = _taken(whole, words) is not None
+        whole_taken = _taken(barred(whole), words) is not None
         for cut in _after_leader(flat, box, letter_px):
             far = whole_taken and cut[0] - box[0] > LEADER[0] * letter_px  # past a one-digit number or a bullet
             fit = np.where(tail | (short & far), NO_FIT, _fits(cut, ink, words))
-            if fit.max() > whole.max() + LEADER_MARGIN:  # a mark before the word, not a gap between its letters
-                tries.append((fit.max(), (i,), cut, fit))
+            if barred(fit).max() > barred(whole).max() + LEADER_MARGIN:  # a mark before the word, not a gap
+                tries.append((barred(fit).max(), (i,), cut, fit))
                 starts.append(cut[0])
         j = _next_on_line(boxes, i, letter_px)
         for x0 in starts if j is not None else ():
             both = (x0, min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
             fit = _fits(both, ink, words)
-            tries.append((fit.max() + TWO_WORDS, (i, j), both, fit))
-    found = match(tries, words)
+            tries.append((barred(fit).max() + TWO_WORDS, (i, j), both, fit))
+    found = match([(order, at, box, barred(fit)) for order, at, box, fit in tries], words)
     # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
     # taken, nor holding one), helped a little by how their letters fit
     free = _untaken(words, [t for *_, t, _ in found])
@@ -296,16 +304,22 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         if len(at) == 1 and not any(touch(box, b) for _, b, *_ in found):
             whole = _both(flat, box, words, fit)
             both = np.where(free & _as_long(box, advance, words), whole, NO_FIT)
-            rest.append((both.max(), at, box, both))
+            rest.append((barred(both).max(), at, box, both))
             letters[at] = fit, whole
     sure = [(i, box, word, float(np.exp(fit))) for i, box, word, fit in found]
-    sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(rest, words, OUTLINE_FIT, OUTLINE_SHORT)]
+    outlines = [(order, at, box, barred(both)) for order, at, box, both in rest]
+    sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in match(outlines, words, OUTLINE_FIT, OUTLINE_SHORT)]
     # a blob down a column of the list's entries is a list word: the words left are matched to it more freely,
-    # and taken where its letters and its outline agree
-    while more := (match(column := _down_column(rest, sure, listed, words, column_words, letter_px), words,
-                         COLUMN_FIT, COLUMN_SHORT)  # each blob taken so puts the next one down in the column
-                   or match(_agreed(column, letters, words), words, (AGREED[2], 0.0), (0, AGREED[2], 0.0))):
-        sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in more]
+    # and taken where its letters and its outline agree; the words taken only there, for the blobs no other word
+    # takes (as rivals they cost a blurred column its CRAB)
+    common = {at: (barred(fit), barred(whole)) for at, (fit, whole) in letters.items()}
+    rounds = [([w for w in column_words if w not in column_only], common)]
+    rounds += [(column_words, letters)] if column_only else []
+    for free, fits in rounds:
+        while more := (match(column := _down_column(rest, sure, listed, words, free, letter_px), words,
+                             COLUMN_FIT, COLUMN_SHORT)  # each blob taken so puts the next one down in the column
+                       or match(_agreed(column, fits, words), words, (AGREED[2], 0.0), (0, AGREED[2], 0.0))):
+            sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in more]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
 
 
