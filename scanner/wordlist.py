@@ -1760,13 +1760,13 @@ def _across_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.
 
 def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple) -> tuple:
     """``reading`` (see _choose) with each listed entry whose letters, in order, a word one or two letters longer
-    that the grid spells holds (whole, or but for a misread cell: see _near_grid_words; three longer where the
-    entry's box is WIDE for what was read in it), not listed, taken as that word where the entry's print fits it
-    better by LONGER (see wordspot.word_fits): Tesseract drops a blurred letter, and what it leaves is in the
-    grid too, inside the listed word (LUTE of FLUTE at 39, RABBI of RABBIT at 30, TAR of a hand-lettered GUITAR
-    at 60) or by chance (SOW of SNOW); a reading that is no word need only fit about as well as the word. An
-    entry read surely (WORDLIKE_CONF) only for a word SURE_LONGER_ZIPF commoner than what was read (HARMON of
-    HARMONY at 87). Not its plural or past form: lists are mostly singular, and a misread cell after a word makes
+    than what was read that the grid spells holds (whole, or but for a misread cell: see _near_grid_words; three
+    longer where the entry's box is WIDE for what was read in it; "tours", corrected to TOUR, may be TOURIST),
+    not listed, taken as that word where the entry's print fits it better by LONGER (see wordspot.word_fits):
+    Tesseract drops a blurred letter, and what it leaves is in the grid too, inside the listed word (LUTE of FLUTE
+    at 39, RABBI of RABBIT at 30, TAR of a hand-lettered GUITAR at 60) or by chance (SOW of SNOW); a reading that
+    is no word need only fit about as well as the word. An entry read surely (WORDLIKE_CONF) only for a word
+    SURE_LONGER_ZIPF commoner than what was read (HARMON of HARMONY at 87). Not its plural or past form: lists are mostly singular, and a misread cell after a word makes
     one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which web2 lists
     and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was read in it,
     that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not listed, is
@@ -1798,7 +1798,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
                 listed.add(pairs[0])
                 continue
         least = LONGER_ZIPF if e.conf < WORDLIKE_CONF else zipf_frequency(key.lower(), "en") + SURE_LONGER_ZIPF
-        longer = [w for w in words if _within(key, w) and 0 < len(w) - len(key) <= (3 if wide else 2)
+        read = max(len(key), len(grid_key(entry.read)))
+        longer = [w for w in words if _within(key, w) and len(w) > len(key) and len(w) - read <= (3 if wide else 2)
                   and w not in listed and not inflected(w, key)
                   and zipf_frequency(printed.get(w, w).lower(), "en") >= least]
         if not longer:

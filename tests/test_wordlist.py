@@ -1103,3 +1103,12 @@ def test_rarer_four_letter_words_are_spotted_down_a_list_s_column():
     words (13 before), at most one not listed."""
     recovered, spurious = _list_read_from_photo("dim", 2758)
     assert recovered >= 15 and spurious <= 1
+
+
+def test_an_entry_read_longer_than_its_correction_may_be_a_longer_word():
+    """A small photo's list of 12 in lower case (tools.synth small 2757): Tesseract read a blurred "tourist" as
+    "tours", which the grid corrects to TOUR. A word of the grid holding the entry's letters is tried up to two
+    letters longer than what was read, not than its correction: TOURIST, whose print fits better (11 of 12 and
+    TOUR before; all 12, none unlisted, after)."""
+    recovered, spurious = _list_read_from_photo("small", 2757)
+    assert recovered == 12 and spurious == 0
