@@ -186,6 +186,9 @@ TITLE = re.compile(r"\b(?:w?o)?r[dl]s?\s*(?:search|find|seek)", re.IGNORECASE)
 pieces, "rd Search"): no word of its line is a list entry, though the grid may hold one."""
 NUMBER = re.compile(r"^\(?\d{1,3}[.):,]$")
 """An entry's number on its own (``7.``, ``12)``): where an entry starts."""
+GLYPHS = (("d", "cl"), ("m", "rn"))
+"""Lower-case letters that two blurred ones make in print, as Tesseract reads them: "clam" read "dam", "corn"
+"com" (see _unjoined)."""
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
 INSTRUCTION_WORDS = frozenset(
     "a an and any are at be below above by can circle diagonally direction directions down find for forwards "
@@ -618,12 +621,17 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     against the grid rows ``letters``. status is that of ``correct``."""
     ascii_only = all(ch.isascii() for row in letters for ch in row)
     rests = [_after_mark(t) for _, t in texts]
-    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] + [grid_key(r, ascii_only) for r in rests],
-                           letters)
+    apart = [_unjoined(t) for _, t in texts]
+    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] + [grid_key(r, ascii_only) for r in rests]
+                           + [grid_key(v, ascii_only) for vs in apart for v in vs], letters)
     out = []
-    for (read, text), rest, conf in zip(texts, rests, confs or [0.0] * len(texts)):
+    for (read, text), rest, variants, conf in zip(texts, rests, apart, confs or [0.0] * len(texts)):
         key, rest_key = grid_key(text, ascii_only), grid_key(rest, ascii_only)
         word, status = correct(text, matches.get(key, set()), ascii_only, conf)
+        spelt = [v for v in variants if grid_key(v, ascii_only) in matches.get(grid_key(v, ascii_only), ())
+                 and all(_is_word(t) for t in v.split())]
+        if status != "exact" and len(spelt) == 1:
+            word, status = spelt[0], "corrected"  # two blurred letters read as one that they look like
         if status != "exact" and rest and rest_key in matches.get(rest_key, ()) and \
                 all(_is_word(t) for t in rest.split()):
             word, status = rest, "corrected"  # a mark read as a letter or two before a word the grid holds
@@ -638,6 +646,12 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
                 word, status = whole, "corrected"
         out.append((WordEntry(read=read, word=word, corrected=status == "corrected"), status))
     return out
+
+
+def _unjoined(text: str) -> list[str]:
+    """``text`` with one of its lower-case letters that two blurred ones make (see GLYPHS) read as those two,
+    each such way."""
+    return [text[:i] + two + text[i + 1:] for i, ch in enumerate(text) for one, two in GLYPHS if ch == one]
 
 
 def _after_mark(text: str) -> str:

@@ -84,6 +84,19 @@ def test_correction_against_the_grid():
     assert got["DARK MATTER"] == ("DARK MATTER", False, "absent")
 
 
+def test_two_blurred_letters_read_as_one_are_read_apart():
+    """Tesseract reads blurred lower-case "cl" as "d" and "rn" as "m": an entry the grid does not hold as read
+    is those two letters where the grid then spells exactly one word so; in capitals, and where the grid holds
+    the entry as read, it stays."""
+    grid = ["XCLAMQZ", "CORNXYZ", "QQQQQQQ"]
+    out = correct_entries([("dam", "dam"), ("com", "com"), ("DAM", "DAM"), ("dim", "dim")], grid)
+    got = [(entry.word, status) for entry, status in out]
+    assert got[0] == ("clam", "corrected") and got[1] == ("corn", "corrected")
+    assert got[2][0] != "CLAM" and got[3] == ("dim", "absent")
+    (entry, status), = correct_entries([("dam", "dam")], grid + ["ZDAMZQX"])
+    assert (entry.word, status) == ("dam", "exact")
+
+
 def test_substitution_keeps_spaces_and_short_words_are_not_corrected():
     out = correct_entries([("HAN SULO", "HAN SULO"), ("XPZ", "XPZ")], GRID)
     assert (out[0][0].word, out[0][0].corrected) == ("HAN SOLO", True)
