@@ -1780,12 +1780,13 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     Tesseract drops a blurred letter, and what it leaves is in the grid too, inside the listed word (LUTE of FLUTE
     at 39, RABBI of RABBIT at 30, TAR of a hand-lettered GUITAR at 60) or by chance (SOW of SNOW); a reading that
     is no word need only fit about as well as the word. An entry read surely (WORDLIKE_CONF) only for a word
-    SURE_LONGER_ZIPF commoner than what was read (HARMON of HARMONY at 87). Not its plural or past form: lists are mostly singular, and a misread cell after a word makes
-    one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a word few people know (PRECIPE round RECIPE, which web2 lists
-    and wordfreq has never seen). And any entry, however surely read, whose box is WIDE for what was read in it,
-    that is one word of the one two-word entry the grid spells with it (see _grid_spellings), not listed, is
-    taken as that entry where its print fits the entry better by LONGER: Tesseract read "watering" in the box of
-    "watering can" (and "museum" in a box that a chance MUSEUM ITS fits worse)."""
+    SURE_LONGER_ZIPF commoner than what was read (HARMON of HARMONY at 87). Not its plural or past form: lists
+    are mostly singular, and a misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a
+    word few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen). And any entry,
+    however surely read, whose box is WIDE for what was read in it, that is one word of the one two-word entry
+    the grid spells with it (see _grid_spellings), not listed, is taken as that entry where its print fits the
+    entry better by LONGER: Tesseract read "watering" in the box of "watering can" (and "museum" in a box that a
+    chance MUSEUM ITS fits worse)."""
     from wordfreq import zipf_frequency
 
     from solver.dictionary import inflected
