@@ -334,12 +334,12 @@ def _grid_matches(keys: tuple[str, ...], letters: tuple[str, ...]) -> dict[str, 
     fuzzy search for a long entry costs tens of milliseconds."""
     from solver import solve
 
+    spelt = _spelt(keys, letters)
     letters = list(letters)
-    exact = {r.word: r for r in solve(letters, list(keys))}
     out: dict[str, frozenset[str]] = {}
     fuzzy: dict[str, list[tuple[str, int]]] = {}
     for key in keys:
-        if exact[key].found and not exact[key].mismatches:
+        if key in spelt:
             out[key] = frozenset({key})
         else:
             fuzzy[key] = _variants(key, edit_budget(key))
@@ -355,6 +355,15 @@ def _grid_matches(keys: tuple[str, ...], letters: tuple[str, ...]) -> dict[str, 
         found = set().union(*(strings.get(p, set()) for p, _ in variants))
         out[key] = frozenset(s for s in found if edit_distance(key, s) <= edit_budget(key))
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _spelt(keys: tuple[str, ...], letters: tuple[str, ...]) -> frozenset[str]:
+    """Those of ``keys`` that the grid rows ``letters`` spell exactly in a straight line."""
+    from solver import solve
+
+    return frozenset(r.word for r in solve(list(letters), list(keys)) if r.found and not r.mismatches) if keys \
+        else frozenset()
 
 
 def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float = 0.0) -> tuple[str, str]:
@@ -621,17 +630,18 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     against the grid rows ``letters``. status is that of ``correct``."""
     ascii_only = all(ch.isascii() for row in letters for ch in row)
     rests = [_after_mark(t) for _, t in texts]
-    apart = [_unjoined(t) for _, t in texts]
-    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] + [grid_key(r, ascii_only) for r in rests]
-                           + [grid_key(v, ascii_only) for vs in apart for v in vs], letters)
+    matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] + [grid_key(r, ascii_only) for r in rests],
+                           letters)
+    apart = [_unjoined(t) for _, t in texts]  # looked up exactly: searched fuzzily, 13 entries took 45 ms, not 6
+    spelt = _spelt(tuple(dict.fromkeys(grid_key(v, ascii_only) for vs in apart for v in vs)), tuple(letters))
     out = []
     for (read, text), rest, variants, conf in zip(texts, rests, apart, confs or [0.0] * len(texts)):
         key, rest_key = grid_key(text, ascii_only), grid_key(rest, ascii_only)
         word, status = correct(text, matches.get(key, set()), ascii_only, conf)
-        spelt = [v for v in variants if grid_key(v, ascii_only) in matches.get(grid_key(v, ascii_only), ())
-                 and all(_is_word(t) for t in v.split())]
-        if status != "exact" and len(spelt) == 1:
-            word, status = spelt[0], "corrected"  # two blurred letters read as one that they look like
+        if status != "exact":
+            joined = [v for v in variants if grid_key(v, ascii_only) in spelt and all(_is_word(t) for t in v.split())]
+            if len(joined) == 1:
+                word, status = joined[0], "corrected"  # two blurred letters read as one that they look like
         if status != "exact" and rest and rest_key in matches.get(rest_key, ()) and \
                 all(_is_word(t) for t in rest.split()):
             word, status = rest, "corrected"  # a mark read as a letter or two before a word the grid holds
@@ -1656,11 +1666,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # an entry corrected to a string too short for the grid to vouch for is open to a word spotted in its print,
     # however surely it was read (a hand-lettered "train" read "team" at 96, listed as TAM); one read as the grid
     # holds it is not (FLOW fitted the print of "fox"), nor a guess (PULL fitted that of a guessed PIANO)
+    def here(b: tuple) -> tuple:
+        """A box of ``flat`` in the crop's pixels."""
+        return b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0
+
     short = [i for i in chosen if judged[i][1] == "corrected" and not _confirmed(judged[i])]
-    reopened = [entries[i].box for i in short]
-    taken = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in (entries[i].box for i in chosen
-                                                                     if i not in short)]
-    read = [(b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0) for b in clear if not any(_overlap(b, o) for o in reopened)]
+    reopened = [here(entries[i].box) for i in short]
+    taken = [here(entries[i].box) for i in chosen if i not in short]
+    read = [b for b in map(here, clear) if not any(_overlap(b, o) for o in reopened)]
     boxes = wordspot.word_boxes(crop, h)
     if not boxes:
         return [], []
@@ -1711,8 +1724,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         until = allowance.windows
         spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare))
     # a rarer word does not overrule an entry read, however short (PROD took the print of a sideways photo's "map")
-    spotted = [(b, w, sure) for b, w, sure in spotted if w not in rare or not any(
-        _overlap(b, (r[0] - x0, r[1] - y0, r[2] - x0, r[3] - y0)) for r in reopened)]
+    spotted = [(b, w, sure) for b, w, sure in spotted if w not in rare or not any(_overlap(b, r) for r in reopened)]
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
     # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
     listed |= {w for _, w, _ in spotted}

@@ -280,14 +280,15 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         if until is not None and ink.windows >= until:
             break
         whole = _fits(box, ink, words)
-        tries.append((barred(whole).max(), (i,), box, whole))
+        best = barred(whole).max()
+        tries.append((best, (i,), box, whole))
         starts = [box[0]]
         whole_taken = _taken(barred(whole), words) is not None
         for cut in _after_leader(flat, box, letter_px):
             far = whole_taken and cut[0] - box[0] > LEADER[0] * letter_px  # past a one-digit number or a bullet
             fit = np.where(tail | (short & far), NO_FIT, _fits(cut, ink, words))
-            if barred(fit).max() > barred(whole).max() + LEADER_MARGIN:  # a mark before the word, not a gap
-                tries.append((barred(fit).max(), (i,), cut, fit))
+            if (order := barred(fit).max()) > best + LEADER_MARGIN:  # a mark before the word, not a gap
+                tries.append((order, (i,), cut, fit))
                 starts.append(cut[0])
         j = _next_on_line(boxes, i, letter_px)
         for x0 in starts if j is not None else ():
