@@ -966,21 +966,22 @@ def _light_on_dark(gray: np.ndarray, masks: list[np.ndarray], grids: np.ndarray,
     they cover) is light on a dark ground. Given the ``sheet`` it is printed on (see
     _sheet), judged on the sheet a cell clear of its edge (the step from a dark table to the paper would outweigh
     faint print); else on a ring two cells wide outside the grid, not on the whole photo, whose background
-    (a table, a wall) may be darker than the page, and half a cell clear of the grid: a white-on-dark grid's panel
-    reaches past its letters, and the paper along the panel's edge stands out from it like light print (a list
-    printed dark on light above such a grid was read inverted, as nothing). With no grid, on the whole picture."""
+    (a table, a wall) may be darker than the page. Either way half a cell clear of the grid: a white-on-dark
+    grid's panel reaches past its letters, and the paper along the panel's edge stands out from it like light
+    print (a list printed dark on light above or below such a grid was read inverted, as nothing). With no grid,
+    on the whole picture."""
     window = round(pitch) if pitch else max(gray.shape) // 20
     if not masks:
         return imaging.light_on_dark(gray, window)
+    cell = max(3.0, pitch or 10.0)
+    clear = cv2.dilate(grids.astype(np.uint8), np.ones((int(cell) | 1,) * 2, np.uint8)) == 0
     if sheet is not None:
         inner = cv2.erode(sheet.astype(np.uint8), np.ones((2 * window + 1, 2 * window + 1), np.uint8)) > 0
-        if np.count_nonzero(inner & ~grids) >= 0.25 * np.count_nonzero(sheet & ~grids):
-            return imaging.light_on_dark(gray, window, inner & ~grids)
-    cell = max(3.0, pitch or 10.0)
+        if np.count_nonzero(inner & clear) >= 0.25 * np.count_nonzero(sheet & ~grids):
+            return imaging.light_on_dark(gray, window, inner & clear)
     grid = cv2.fillPoly(np.zeros(gray.shape, np.uint8), masks[:1], 1)
     ring = cv2.dilate(grid, np.ones((int(5 * cell) | 1,) * 2, np.uint8))
-    panel = cv2.dilate(grid, np.ones((int(cell) | 1,) * 2, np.uint8))
-    return imaging.light_on_dark(gray, window, (ring > 0) & (panel == 0) & ~grids)
+    return imaging.light_on_dark(gray, window, (ring > 0) & clear)
 
 
 def _lines(boxes: list) -> list[list]:

@@ -1098,6 +1098,16 @@ def test_the_table_round_a_sheet_whose_grid_is_a_dark_panel_is_not_read():
     assert recovered >= 9 and spurious <= 2
 
 
+def test_a_dark_on_light_list_beside_a_dark_panel_grid_is_not_read_inverted():
+    """A small photo (tools.synth small 2742) of a white-on-dark lined 15x15 with its list of 18 capitals printed
+    dark on the paper in a box below it. Whether the list's print is light on dark is judged on the sheet; the
+    paper along the panel's edge stood out from the panel like light print, the page was inverted and its list
+    read as nothing. Judged half a cell clear of the panel, as without a sheet: at least 10 of the 18 (12 now),
+    none not listed."""
+    recovered, spurious = _list_read_from_photo("small", 2742)
+    assert recovered >= 10 and spurious == 0
+
+
 def test_a_long_list_read_again_further_round_the_grid_is_spotted_there_too():
     """A small 640x480-class photo (tools.synth small 2750) of a narrow sheet whose list of 18 runs down below the
     grid, blurred at 8 px: Tesseract reads almost none of it, and the word spotter takes 14. The list reaches the
