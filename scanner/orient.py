@@ -250,34 +250,52 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
             read_lower = max(turns_by("lower").values()) >= max(turns_by("capitals").values()) + _lead(readings)
         models = ("lower", "capitals") if read_lower else ("capitals",)
         scores = {turn: max(turns_by(model)[turn] for model in models) for turn in turns_by(models[0])}
-        ranked = sorted(scores, key=scores.get, reverse=True)
-        # Upside down, lower case is letters still (p d, n u): Tesseract reads it about as well either way up,
-        # so there the classifier need only clearly prefer its turn to Tesseract's, not to every other (a
-        # lower-case grid upright at 0.97, upside down at 0.82, sideways at 0.91 was read upside down).
-        # Sideways, capitals read about as well turned either way (H I N O S X Z): a turn on the other axis than
-        # Tesseract's need only clearly beat the turns of Tesseract's axis (a ruled scan turned 90 degrees: 0.943
-        # against 0.884 turned the other way, 0.827 as shot; a night photo Tesseract read at 53-56 every way:
-        # 0.774 against 0.726 the other way, 0.621 upside down, where Tesseract took the picture as shot).
-        # Where Tesseract too read the classifier's turn best of the four, though not well, a smaller lead does
-        # (night photos upside down, read at 52-55 turned back and 47-54 as shot: led by 0.052-0.057).
-        if len(ranked) > 1 and ranked[0] != best:
-            if ranked[0] == (best + 2) % 4:
-                rival = best
-            elif ranked[0] % 2 != best % 2:
-                rival = max((turn for turn in ranked if turn % 2 == best % 2), key=scores.get)
-            else:
-                rival = ranked[1]
-            agreed = len(readings) == 4 and ranked[0] == _most_confident(readings)
-            if scores[ranked[0]] >= scores[rival] + (CLEAR_AGREED if agreed else CLEAR):
-                best = ranked[0]
-                letters = _turned_sample(rectified_gray, rows, cols, cell_px, best)
-                readings = _readings(letters, (0,), engine, alphabet)
+        turn = _classifier_turn(scores, best, readings)
+        if turn != best:
+            turned = _turned_sample(rectified_gray, rows, cols, cell_px, turn)
+            read = _readings(turned, (0,), engine, alphabet)
+            if read_lower and _lower(read, turned) is False:
+                # Turned so for the lower-case model, the letters read as capitals: which way up capitals are is
+                # the capitals model's say (hand-lettered capitals read as junk every way, unsure upright at 0.60
+                # but surer there than turned, 0.46-0.53, were turned sideways at the lower-case model's 0.75).
+                turn = _classifier_turn(turns_by("capitals"), best, readings)
+                if turn != best:
+                    turned = _turned_sample(rectified_gray, rows, cols, cell_px, turn)
+                    read = _readings(turned, (0,), engine, alphabet)
+            if turn != best:
+                best, letters, readings = turn, turned, read
     lower = _lower(readings, letters)
     if lower is None or (lower and readings[_best(readings)][0] < SURE):  # the classifier decides, or may overrule
         sure = {model: sureness(model, best) for model in ("lower", "capitals")}
         lower = sure["lower"] > sure["capitals"] + _lead(readings) if lower is None else \
             sure["capitals"] < sure["lower"] + LOWER_BY
     return Orientation(best, lower)
+
+
+def _classifier_turn(scores: dict[int, float], best: int, readings: dict[int, tuple[float, list[str]]]) -> int:
+    """The turn the classifier's certainty ``scores`` (by turn) clearly prefers to Tesseract's ``best`` (its
+    ``readings`` by turn), else ``best``.
+
+    Upside down, lower case is letters still (p d, n u): Tesseract reads it about as well either way up, so
+    there the classifier need only clearly prefer its turn to Tesseract's, not to every other (a lower-case grid
+    upright at 0.97, upside down at 0.82, sideways at 0.91 was read upside down). Sideways, capitals read about as
+    well turned either way (H I N O S X Z): a turn on the other axis than Tesseract's need only clearly beat the
+    turns of Tesseract's axis (a ruled scan turned 90 degrees: 0.943 against 0.884 turned the other way, 0.827 as
+    shot; a night photo Tesseract read at 53-56 every way: 0.774 against 0.726 the other way, 0.621 upside down,
+    where Tesseract took the picture as shot). Where Tesseract too read the classifier's turn best of the four,
+    though not well, a smaller lead does (night photos upside down, read at 52-55 turned back and 47-54 as shot:
+    led by 0.052-0.057)."""
+    ranked = sorted(scores, key=scores.get, reverse=True)
+    if len(ranked) < 2 or ranked[0] == best:
+        return best
+    if ranked[0] == (best + 2) % 4:
+        rival = best
+    elif ranked[0] % 2 != best % 2:
+        rival = max((turn for turn in ranked if turn % 2 == best % 2), key=scores.get)
+    else:
+        rival = ranked[1]
+    agreed = len(readings) == 4 and ranked[0] == _most_confident(readings)
+    return ranked[0] if scores[ranked[0]] >= scores[rival] + (CLEAR_AGREED if agreed else CLEAR) else best
 
 
 def _lower(readings: dict[int, tuple[float, list[str]]], letters: list[Letter]) -> bool | None:

@@ -235,6 +235,18 @@ def test_blurred_small_capitals_a_little_surer_as_capitals_stay_capitals() -> No
         assert (found.turns, found.lower) == (0, False)
 
 
+@pytest.mark.parametrize("seed", [2774, 2792])
+def test_letters_turned_for_the_lower_case_model_but_read_as_capitals_are_turned_as_capitals(seed: int) -> None:
+    """Hand-lettered photos of jittered capitals (tools.synth condition handwritten, seeds 2774 and 2792) that
+    Tesseract reads as junk of no case in every turn. The lower-case model, surer of them than the capitals model,
+    is surest of them sideways (0.72, 0.75) and they were turned so, every cell lost, though Tesseract then read
+    them as capitals; the capitals model, unsure of them (0.60, 0.61), is surest upright by 0.07 and 0.13. Turned
+    for the lower-case model but read as capitals there, they are turned as the capitals model says: as shot they
+    are found upright, in capitals."""
+    for turns, found in _orientations_in_every_turn(synth.condition_case("handwritten", seed)[0], (0,)):
+        assert (found.turns, found.lower) == (0, False)
+
+
 @pytest.mark.parametrize("condition, seed, lower", [("lowercase", 407, True), ("dim", 407, False)])
 def test_letters_of_unknown_case_are_judged_by_the_surer_model(condition: str, seed: int, lower: bool) -> None:
     """Grids whose sampled letters Tesseract reads no better upright than upside down (76 against 75; 62 against
