@@ -29,7 +29,6 @@ WORD_GAP = 0.45  # ink closer than this many letter heights is one word
 LINES, LINE_GAP = 1.6, 0.3  # see _lines
 WORD_WIDTH = 1.5  # letter heights: the narrowest word blob (a hand-lettered "train", 62 px wide on a line 34 px high)
 LOCAL_INK = 0.35  # see _faint
-GRAIN_TILE, GRAIN_QUANTILE = 4.0, 25  # see _grain
 MIN_SCORE = -0.45  # a word's mean log-probability per letter at its best division, to be taken
 MIN_MARGIN = 0.15  # ... and by how much it must beat any other word that is not part of it or it of them
 MIN_INK = 0.3  # a letter's stretch holds at least this share of the word's mean ink per column
@@ -143,21 +142,8 @@ def _faint(ink: np.ndarray, letter_px: float) -> np.ndarray:
     of letters, where that is well above the paper's grain."""
     size = max(3, int(2 * letter_px)) | 1
     near = cv2.GaussianBlur(cv2.dilate(ink, np.ones((size, size), np.uint8)), (0, 0), letter_px / 2)
-    return (((ink >= LOCAL_INK * near) & (near >= 2 * _grain(ink, letter_px))) * 255).astype(np.uint8)
-
-
-def _grain(ink: np.ndarray, letter_px: float) -> float:
-    """The level of the paper's grain in ``ink`` (bright on 0): in squares GRAIN_TILE letters wide, the median
-    plus four median deviations, taken at GRAIN_QUANTILE over the squares, plus 8. Over the whole picture a
-    cloth or a wood grain round the sheet set it above a small photo's faint blurred list (a sideways photo's
-    list of 16 on a cloth: no blob of it found); the quieter squares are the paper's."""
-    t = max(8, int(GRAIN_TILE * letter_px))
-    ny, nx = max(1, ink.shape[0] // t), max(1, ink.shape[1] // t)
-    tiles = ink[:ny * t, :nx * t].reshape(ny, min(t, ink.shape[0]), nx, min(t, ink.shape[1])).swapaxes(1, 2)
-    tiles = tiles.reshape(ny * nx, -1).astype(np.float32)
-    level = np.median(tiles, axis=1, keepdims=True)
-    spread = np.median(np.abs(tiles - level), axis=1)
-    return float(np.percentile(level[:, 0] + 4.0 * spread, GRAIN_QUANTILE)) + 8.0
+    grain = float(np.median(ink)) + 4.0 * float(np.median(np.abs(ink - np.median(ink)))) + 8.0
+    return (((ink >= LOCAL_INK * near) & (near >= 2 * grain)) * 255).astype(np.uint8)
 
 
 def letter_heights(flat: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
