@@ -228,6 +228,11 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
             certainty[model] = classifier_turns(band(3 * SAMPLE), cell_px, model)
         return certainty[model]
 
+    def upright(turn: int) -> tuple[list[Letter], dict[int, tuple[float, list[str]]]]:
+        """The band's letters once the grid is turned ``turn`` quarter turns, and Tesseract's reading of them."""
+        turned = _turned_sample(rectified_gray, rows, cols, cell_px, turn)
+        return turned, _readings(turned, (0,), engine, alphabet)
+
     def sureness(model: str, turn: int) -> float:
         """The classifier's certainty of the wider band in ``turn`` by ``model`` (from turns_by once asked)."""
         if model in certainty:
@@ -252,18 +257,18 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
         scores = {turn: max(turns_by(model)[turn] for model in models) for turn in turns_by(models[0])}
         turn = _classifier_turn(scores, best, readings)
         if turn != best:
-            turned = _turned_sample(rectified_gray, rows, cols, cell_px, turn)
-            read = _readings(turned, (0,), engine, alphabet)
+            turned, read = upright(turn)
             if read_lower and _lower(read, turned) is False:
                 # Turned so for the lower-case model, the letters read as capitals: which way up capitals are is
                 # the capitals model's say (hand-lettered capitals read as junk every way, unsure upright at 0.60
                 # but surer there than turned, 0.46-0.53, were turned sideways at the lower-case model's 0.75).
-                turn = _classifier_turn(turns_by("capitals"), best, readings)
-                if turn != best:
-                    turned = _turned_sample(rectified_gray, rows, cols, cell_px, turn)
-                    read = _readings(turned, (0,), engine, alphabet)
-            if turn != best:
-                best, letters, readings = turn, turned, read
+                again = _classifier_turn(turns_by("capitals"), best, readings)
+                if again == best:
+                    turn, turned, read = best, letters, readings
+                elif again != turn:
+                    turn = again
+                    turned, read = upright(turn)
+            best, letters, readings = turn, turned, read
     lower = _lower(readings, letters)
     if lower is None or (lower and readings[_best(readings)][0] < SURE):  # the classifier decides, or may overrule
         sure = {model: sureness(model, best) for model in ("lower", "capitals")}

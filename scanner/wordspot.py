@@ -280,10 +280,11 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         if until is not None and ink.windows >= until:
             break
         whole = _fits(box, ink, words)
-        best = barred(whole).max()
+        open_fit = barred(whole)
+        best = open_fit.max()
         tries.append((best, (i,), box, whole))
         starts = [box[0]]
-        whole_taken = _taken(barred(whole), words) is not None
+        whole_taken = _taken(open_fit, words) is not None
         for cut in _after_leader(flat, box, letter_px):
             far = whole_taken and cut[0] - box[0] > LEADER[0] * letter_px  # past a one-digit number or a bullet
             fit = np.where(tail | (short & far), NO_FIT, _fits(cut, ink, words))
