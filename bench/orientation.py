@@ -6,7 +6,8 @@ Every corpus word search and one generated page per hard condition and seed (too
 lowercase, handwritten, dim, small, newsprint, tiny) is turned 0, 90, 180 and 270 degrees with np.rot90 (no EXIF
 tag), its grid found and rectified, and the turn is decided three ways: by Tesseract alone (the cleaned letters
 read in each turn), by the grey-level classifier alone (its mean certainty in each turn) and by the rule the
-scanner uses (orient.orientation: Tesseract, and the classifier where no turn reads surely and it clearly leads).
+scanner uses (orient.orientation: Tesseract, and the classifier where no turn reads surely and it clearly leads,
+turned along the lines of the page's print round the grid where they run across its turn: orient.print_axis).
 Prints the wrong turns of each per kind of page, and the CPU time orientation adds to reading the grid on the
 upright pages (median ms of orient.orientation against ocr.read_grid on the same rectified grid, and their ratio).
 """
@@ -77,8 +78,9 @@ def main() -> int:
             loc = grids[0]
             rectified, _ = rectify(page, loc, cell_px=CELL)
             want = (4 - turns) % 4
-            found, ms = cpu_ms(lambda: orient.orientation(rectified, loc.rows, loc.cols, CELL, engine,
-                                                           DEFAULT_ALPHABET))
+            found, ms = cpu_ms(lambda: orient.orientation(
+                rectified, loc.rows, loc.cols, CELL, engine, DEFAULT_ALPHABET,
+                axis=lambda: orient.print_axis(page, loc.corners, loc.rows, loc.cols)))
 
             def band(count: int) -> orient.Band:
                 return orient.middle_band(rectified, loc.rows, loc.cols, CELL, count)

@@ -18,7 +18,7 @@ from scanner.detect import GridLocation, find_grids, moved, quarter_turn, rectif
 from scanner.engine import get_engine
 from scanner.load import load_image
 from scanner.ocr import DEFAULT_ALPHABET, GridReading, read_grid
-from scanner.orient import orientation
+from scanner.orient import orientation, print_axis
 from scanner.repair import Repaired, solve_and_repair
 from scanner.wordlist import read_word_list
 from solver.boggle import boggle
@@ -218,7 +218,8 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
         timings["detect"] = round(detect_ms + _ms(t0), 1)
         report("ocr")
         t0 = time.perf_counter()
-        printed = orientation(rectified, loc.rows, loc.cols, CELL_PX, engine, alphabet)
+        printed = orientation(rectified, loc.rows, loc.cols, CELL_PX, engine, alphabet,
+                              axis=lambda: print_axis(image, loc.corners, loc.rows, loc.cols))
         if printed.turns:
             loc, rectified, homography = _cut_upright(image, turned(loc, printed.turns), printed.turns, upright_grids)
         timings["orient"] = _ms(t0)

@@ -19,7 +19,7 @@ from scanner.detect import find_grids, quarter_turn, rectify, turned
 from scanner.engine import get_engine
 from scanner.load import load_image
 from scanner.ocr import read_grid
-from scanner.orient import orientation
+from scanner.orient import orientation, print_axis
 from scanner.pipeline import solve_image
 
 from conftest import corpus_items
@@ -100,7 +100,8 @@ def _orientations_in_every_turn(picture: np.ndarray, every: tuple[int, ...] = (0
         page = np.ascontiguousarray(np.rot90(picture, turns))
         loc = find_grids(page)[0]
         rectified, _ = rectify(page, loc, cell_px=CELL)
-        yield turns, orientation(rectified, loc.rows, loc.cols, CELL, engine, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        yield turns, orientation(rectified, loc.rows, loc.cols, CELL, engine, "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                 axis=lambda: print_axis(page, loc.corners, loc.rows, loc.cols))
 
 
 @pytest.mark.parametrize("condition,seed", [("dim", 300), ("handwritten", 303)])
@@ -142,6 +143,46 @@ def test_a_night_photo_upside_down_that_tesseract_too_reads_best_turned_back(see
     picture = synth.condition_case("dim", seed)[0]
     for turns, found in _orientations_in_every_turn(picture, (2,)):
         assert (found.turns, found.lower) == (2, False)
+
+
+@pytest.mark.parametrize("condition, seed", [("rotated", 2900), ("rotated", 2903), ("handwritten", 2711),
+                                             ("handwritten", 2762), ("dim", 2741)])
+def test_the_print_round_a_grid_runs_along_its_rows(condition: str, seed: int) -> None:
+    """Generated photos (tools.synth; a night photo, some turned when made) as shot and turned a quarter: the lines of the
+    page's title, instructions and list run along the grid's rows where the page is upright or upside down, along
+    its columns where it is sideways. A sheet's edges against a lighter table (handwritten 2711, 2762) are not
+    lines of print."""
+    picture, truth = synth.condition_case(condition, seed)
+    for turns in (0, 1):
+        page = np.ascontiguousarray(np.rot90(picture, turns))
+        loc = find_grids(page)[0]
+        assert print_axis(page, loc.corners, loc.rows, loc.cols) == (truth["case"].get("turned", 0) // 90 + turns) % 2
+
+
+def test_a_grid_with_no_page_round_it_has_no_print_to_go_by() -> None:
+    """The grid of samples/printable.png cut out to its own frame: no lines of print, so no say."""
+    image = load_image(SAMPLES / "printable.png")
+    loc = find_grids(image)[0]
+    x, y, w, h = cv2.boundingRect(np.round(loc.corners).astype(np.int32))
+    crop = np.ascontiguousarray(image[y:y + h, x:x + w])
+    inner = find_grids(crop)[0]
+    assert print_axis(crop, inner.corners, inner.rows, inner.cols) is None
+
+
+def test_letters_unsure_every_way_are_turned_along_the_page_print() -> None:
+    """A small blurred photo of a monospaced 15x11 grid of capitals upside down (tools.synth rotated, seed 2914).
+    Tesseract reads its letters at 63-64 every way; the lower-case model is surest of them sideways (0.74) and
+    the grid was read sideways, 11x15, every cell lost. Its title and list run along its rows: of the two turns
+    that way, both models together are surer of the one upside down, the truth. Turned a quarter more, the two
+    turns along its print are as close (1.159 and 1.191 of both models' certainty): only its rows and columns
+    are asked to be right there."""
+    picture, truth = synth.condition_case("rotated", 2914)
+    want = truth["case"]["turned"] // 90
+    for done, found in _orientations_in_every_turn(picture, (0, 1)):
+        if done == 0:
+            assert found.turns == want
+        else:
+            assert found.turns % 2 == (want - done) % 2, "turned 90 degrees more"
 
 
 def test_a_grid_found_sideways_is_read_as_found_again_upright() -> None:
