@@ -149,9 +149,9 @@ def test_a_night_photo_upside_down_that_tesseract_too_reads_best_turned_back(see
 @pytest.mark.parametrize("condition, seed", [("rotated", 2900), ("rotated", 2903), ("handwritten", 2711),
                                              ("handwritten", 2762), ("dim", 2741)])
 def test_the_print_round_a_grid_runs_along_its_rows(condition: str, seed: int) -> None:
-    """Generated photos (tools.synth; a night photo, some turned when made) as shot and turned a quarter: the lines of the
-    page's title, instructions and list run along the grid's rows where the page is upright or upside down, along
-    its columns where it is sideways. A sheet's edges against a lighter table (handwritten 2711, 2762) are not
+    """Generated photos (tools.synth; a night photo, some turned when made) as shot and turned a quarter: the
+    lines of the page's title, instructions and list run along the grid's rows where the page is upright or
+    upside down, along its columns where it is sideways. A sheet's edges against a lighter table (handwritten 2711, 2762) are not
     lines of print."""
     picture, truth = synth.condition_case(condition, seed)
     for turns in (0, 1):
