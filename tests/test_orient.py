@@ -151,13 +151,14 @@ def test_a_night_photo_upside_down_that_tesseract_too_reads_best_turned_back(see
 def test_the_print_round_a_grid_runs_along_its_rows(condition: str, seed: int) -> None:
     """Generated photos (tools.synth; a night photo, some turned when made) as shot and turned a quarter: the
     lines of the page's title, instructions and list run along the grid's rows where the page is upright or
-    upside down, along its columns where it is sideways. A sheet's edges against a lighter table (handwritten 2711, 2762) are not
-    lines of print."""
+    upside down, along its columns where it is sideways. A sheet's edges against a lighter table (handwritten
+    2711, 2762) are not lines of print."""
     picture, truth = synth.condition_case(condition, seed)
     for turns in (0, 1):
         page = np.ascontiguousarray(np.rot90(picture, turns))
         loc = find_grids(page)[0]
-        assert print_axis(page, loc.corners, loc.rows, loc.cols) == (truth["case"].get("turned", 0) // 90 + turns) % 2
+        sideways = (truth["case"].get("turned", 0) // 90 + turns) % 2
+        assert print_axis(page, loc.corners, loc.rows, loc.cols) == sideways
 
 
 def test_a_grid_with_no_page_round_it_has_no_print_to_go_by() -> None:
