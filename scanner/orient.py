@@ -260,10 +260,11 @@ def print_axis(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> 
     ink[np.isin(pieces, pieces[rim & (ink > 0)])] = 0  # the sheet's edge, cut where the paper ends
     k = max(3, round(LINE_CLOSE * px))
     lines = []
-    for kernel in ((k, 1), (1, k)):
+    for along_rows in (True, False):
+        kernel = (k, 1) if along_rows else (1, k)  # (width, height)
         _, _, stats, _ = cv2.connectedComponentsWithStats(
             cv2.morphologyEx(ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, kernel)))
-        length, thick = (stats[1:, 2], stats[1:, 3]) if kernel[0] > 1 else (stats[1:, 3], stats[1:, 2])
+        length, thick = (stats[1:, 2], stats[1:, 3]) if along_rows else (stats[1:, 3], stats[1:, 2])
         ok = ((thick >= LINE_THICK[0] * px) & (thick <= LINE_THICK[1] * px) & (length >= 3 * thick)
               & (stats[1:, 4] >= 0.3 * length * thick))
         for i in np.flatnonzero(ok & (length > 15 * thick)):

@@ -142,7 +142,8 @@ def _faint(ink: np.ndarray, letter_px: float) -> np.ndarray:
     of letters, where that is well above the paper's grain."""
     size = max(3, int(2 * letter_px)) | 1
     near = cv2.GaussianBlur(cv2.dilate(ink, np.ones((size, size), np.uint8)), (0, 0), letter_px / 2)
-    grain = float(np.median(ink)) + 4.0 * float(np.median(np.abs(ink - np.median(ink)))) + 8.0
+    level = float(np.median(ink))
+    grain = level + 4.0 * float(np.median(np.abs(ink - level))) + 8.0
     return (((ink >= LOCAL_INK * near) & (near >= 2 * grain)) * 255).astype(np.uint8)
 
 
