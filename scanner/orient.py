@@ -60,6 +60,13 @@ lower-case model by at most 0.045 once and by -0.08 or less on 15 pages of seeds
 0.066-0.26 on 10 of 11 pages of seeds 100-149 and 200-229 (at 0.12, four of them were read as capitals: a
 monospaced scan, a narrow sans and URW Gothic photographed small). Which model judges the turns of such letters
 is decided alike, by each model's certainty in its best turn."""
+LOWER_DOUBT = 0.75
+"""... and only if that model's doubt of them (1 - its certainty) is at most this share of the capitals model's:
+capitals are the default, and small blurred photos of capitals in a loopy hand, read as lower case at 47-51, led
+the capitals model by 0.054 and 0.081 with the lower-case model itself unsure (0.66 and 0.75 against 0.58 and 0.69:
+doubt 0.81 and 0.82 of the capitals model's), and read as lower case lost 65-82% of their cells; the lower-case
+pages decided so (6 of 92 of seeds 2740-2759 and 3100-3171, and lowercase 990 upside down, 0.77 against 0.66) were
+at most 0.68 of it."""
 READ_LOWER = 80.0
 """Letters Tesseract reads as lower case at least this confidently, though not surely (SURE) and of even height,
 are lower case where the classifier's lower-case model is at all surer of them than its capitals model, not by
@@ -353,8 +360,12 @@ def orientation(rectified_gray: np.ndarray, rows: int, cols: int, cell_px: int, 
     lower = _lower(readings, letters)
     if lower is None or (lower and readings[_best(readings)][0] < SURE):  # the classifier decides, or may overrule
         sure = {model: sureness(model, best) for model in ("lower", "capitals")}
-        lower = sure["lower"] > sure["capitals"] + _lead(readings) if lower is None else \
-            sure["capitals"] < sure["lower"] + LOWER_BY
+        if lower is None:
+            lead = _lead(readings)
+            lower = sure["lower"] > sure["capitals"] + lead and (
+                not lead or 1 - sure["lower"] <= LOWER_DOUBT * (1 - sure["capitals"]))
+        else:
+            lower = sure["capitals"] < sure["lower"] + LOWER_BY
     return Orientation(best, lower)
 
 
