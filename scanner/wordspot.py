@@ -33,6 +33,11 @@ MIN_SCORE = -0.45  # a word's mean log-probability per letter at its best divisi
 MIN_MARGIN = 0.15  # ... and by how much it must beat any other word that is not part of it or it of them
 MIN_INK = 0.3  # a letter's stretch holds at least this share of the word's mean ink per column
 SHORT = (4, -0.2, 0.3)  # words this short are common by chance in any grid: their score and margin to be taken
+LONG = (8, -0.6)
+"""Words this long seldom fit a blob by chance: the score they are taken at (a cursive hand-lettered list that
+Tesseract read little of fitted LIGHTNING at -0.51 to -0.6, and taken, it led the search down its column to
+HURRICANE and MONSOON; of 7 letters, chance words fitted as well as the list's: BRISTLE at -0.48, IMITATE at
+-0.56)."""
 SIZES = (0.8, 1.0, 1.25)  # letter heights tried, as factors of the measured one (blur blurs the measure)
 MATCH_ROUNDS = 3  # boxes are matched to words again, at most this often, while a word taken elsewhere changes it
 SPACE = 1.5  # letter heights: the widest space between the words of one entry (list columns stand further apart)
@@ -285,7 +290,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         best = open_fit.max()
         tries.append((best, (i,), box, whole))
         starts = [box[0]]
-        whole_taken = _taken(open_fit, words) is not None
+        whole_taken = _taken(open_fit, words, long=LONG) is not None
         for cut in _after_leader(flat, box, letter_px):
             far = whole_taken and cut[0] - box[0] > LEADER[0] * letter_px  # past a one-digit number or a bullet
             fit = np.where(tail | (short & far), NO_FIT, _fits(cut, ink, words))
@@ -297,7 +302,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
             both = (x0, min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
             fit = _fits(both, ink, words)
             tries.append((barred(fit).max() + TWO_WORDS, (i, j), both, fit))
-    found = match([(order, at, box, barred(fit)) for order, at, box, fit in tries], words)
+    found = match([(order, at, box, barred(fit)) for order, at, box, fit in tries], words, long=LONG)
     # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
     # taken, nor holding one), helped a little by how their letters fit
     free = _untaken(words, [t for *_, t, _ in found])
@@ -419,14 +424,15 @@ def _joined(found: list[tuple[int, tuple, str, float]], boxes: list[tuple[int, i
 
 def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: list[str],
           least: tuple[float, float] = (MIN_SCORE, MIN_MARGIN),
-          short: tuple[int, float, float] = SHORT) -> list[tuple[int, tuple, str, float]]:
+          short: tuple[int, float, float] = SHORT,
+          long: tuple[int, float] | None = None) -> list[tuple[int, tuple, str, float]]:
     """[(first box index, box tried, word, its fit)], in box order, for the ``tries`` ((order, indices of the
     boxes it covers, box tried, each of ``words``' fit there)) that take a word (see _taken), each box and each
     word once at most: tries best first (highest order), later ones taking neither a word nor a box an earlier
     one took; then again, up to MATCH_ROUNDS times, with no rival in a box that another box took, whole or in
     part, with a better fit. A plural or past form is taken only where it fits by the margin better than its
     word: a night photo's "Shower" and "Drought" fitted SHOWERS and DROUGHTS a little better, which a chance S
-    or a misread cell after the placed words spelt. ``least`` and ``short``: see _taken."""
+    or a misread cell after the placed words spelt. ``least``, ``short`` and ``long``: see _taken."""
     held = np.array([[w in word for word in words] for w in words])  # [i, j]: words[i] is part of words[j]
     stems = np.array([[inflected(w, v) for v in words] for w in words])  # [i, j]: words[i] is a form of words[j]
     forms = np.eye(len(words), dtype=bool) | stems | stems.T  # [i, j]: one word, or a form of the other
@@ -436,9 +442,10 @@ def match(tries: list[tuple[float, tuple[int, ...], tuple, np.ndarray]], words: 
         free = np.ones(len(words), bool)
         for _, at, box, fit in sorted(tries, key=lambda t: -t[0]):
             hit = None if used & set(at) else _taken(np.where(free & ~_elsewhere(before, at, fit, held), fit,
-                                                              NO_FIT), words, least, short)
+                                                              NO_FIT), words, least, short, long)
             if hit is not None:
-                plain = np.flatnonzero(stems[hit] & free & (fit >= fit[hit] - _least(words[hit], least, short)[1]))
+                margin = _least(words[hit], least, short, long)[1]
+                plain = np.flatnonzero(stems[hit] & free & (fit >= fit[hit] - margin))
                 hit = int(plain[np.argmax(fit[plain])]) if plain.size else hit
                 free &= ~forms[hit]
                 used |= set(at)
@@ -486,19 +493,23 @@ def scored_windows(scores: np.ndarray) -> int:
 
 
 def _taken(fit: np.ndarray, words: list[str], least: tuple[float, float] = (MIN_SCORE, MIN_MARGIN),
-           short: tuple[int, float, float] = SHORT) -> int | None:
+           short: tuple[int, float, float] = SHORT, long: tuple[int, float] | None = None) -> int | None:
     """The index of the word that fits (``fit``: each word's) at least ``least[0]`` and by ``least[1]`` more
     than any other word that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter
-    or longer), or for words of at most ``short[0]`` letters, ``short[1]`` and ``short[2]``; None when none
-    does."""
+    or longer), or for words of at most ``short[0]`` letters, ``short[1]`` and ``short[2]``, and if ``long`` is
+    given, for words of at least ``long[0]`` letters ``long[1]`` by ``least[1]``; None when none does."""
     k = int(np.argmax(fit))
-    least, margin = _least(words[k], least, short)
+    least, margin = _least(words[k], least, short, long)
     return k if fit[k] >= least and fit[k] - _rival(fit, words, k) >= margin else None
 
 
-def _least(word: str, least: tuple[float, float], short: tuple[int, float, float]) -> tuple[float, float]:
-    """The fit and margin ``word`` is taken at (see _taken): ``short``'s for words of at most short[0] letters."""
-    return short[1:] if len(word) <= short[0] else least
+def _least(word: str, least: tuple[float, float], short: tuple[int, float, float],
+           long: tuple[int, float] | None = None) -> tuple[float, float]:
+    """The fit and margin ``word`` is taken at (see _taken): ``short``'s for words of at most short[0] letters,
+    ``long``'s fit for words of at least long[0]."""
+    if len(word) <= short[0]:
+        return short[1:]
+    return (long[1], least[1]) if long is not None and len(word) >= long[0] else least
 
 
 def _rival(fit: np.ndarray, words: list[str], k: int) -> float:

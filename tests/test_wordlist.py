@@ -844,6 +844,19 @@ def test_words_read_surely_back_a_list_whose_words_the_grid_misread(seed, least,
     assert recovered >= least and spurious <= 1, (why, words)
 
 
+def test_long_words_of_a_cursive_list_that_tesseract_reads_as_nothing_are_spotted():
+    """A photo of a cursive hand-lettered list of 13 (tools.synth handwritten seed 2752) of which Tesseract reads
+    four words. The spotter's letters fit LIGHTNING at -0.51 to -0.6 a letter, short of what a word of any length
+    is taken at but enough for one of eight letters or more; taken, it leads the search down its column to
+    HURRICANE and MONSOON: >= 6 of 13 words, at most one spurious (measured 7 and one; 4 before)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("handwritten", 2752)
+    words = solve_image(image, source="handwritten 2752", words=None)[0].word_list.words
+    recovered, spurious = list_score(words, truth["words"])
+    assert recovered >= 6 and spurious <= 1, words
+
+
 def test_a_number_split_off_an_entry_is_not_an_entry():
     """A photo of a hand-lettered, numbered list of 20 (tools.synth handwritten seed 947): the numbers 16 and 17
     are read as "Ah" and "Ar" before SALON and TUNAS. Those entries split into their words, and the two-letter
