@@ -1458,6 +1458,11 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
     return entries, judged
 
 
+def _listed_letters(reading: tuple) -> int:
+    """The letters of the entries a reading (see _choose) lists."""
+    return sum(len(grid_key(reading[1][i][0].word)) for i in reading[2])
+
+
 def _overlap(p: tuple, q: tuple) -> bool:
     """Whether boxes (x0, y0, x1, y1) overlap by half the smaller's area."""
     w = min(p[2], q[2]) - max(p[0], q[0])
@@ -1983,11 +1988,14 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
 
     def merge(read: tuple, reading: tuple, other: tuple) -> tuple[tuple, tuple]:
         """(entries and verdicts, chosen reading) of ``read`` with ``other`` merged in, unless the list then has
-        fewer entries (a block read worse can lose the backing the first reading gave it; a strip of a night
-        page read as one block turned a list of 19 into 1 of its lines)."""
+        fewer entries and fewer letters (a block read worse can lose the backing the first reading gave it; a
+        strip of a night page read as one block turned a list of 19 into 1 of its lines; "Heat Wave" read alone
+        as one entry takes the place of two, "Heal" and "Wave")."""
         both = _merge(read, other, words, soft)
         merged = _choose(*both, letters, soft)
-        return (both, merged) if merged[2] and len(merged[2]) >= len(reading[2]) else (read, reading)
+        return (both, merged) if merged[2] and (len(merged[2]) >= len(reading[2]) or
+                                                _listed_letters(merged) >= _listed_letters(reading)) \
+            else (read, reading)
 
     def merge_block(read: tuple, reading: tuple, lo: np.ndarray, hi: np.ndarray,
                     budget: Callable[[], float | None]) -> tuple[tuple, tuple]:

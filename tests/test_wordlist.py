@@ -857,6 +857,18 @@ def test_long_words_of_a_cursive_list_that_tesseract_reads_as_nothing_are_spotte
     assert recovered >= 6 and spurious <= 1, words
 
 
+def test_a_two_word_entry_read_alone_as_one_takes_the_place_of_its_halves():
+    """A night photo's list (tools.synth dim seed 3200) whose "Heat Wave" the page's reading splits into "Heal"
+    and "Wave"; read alone, it is one entry that the grid holds as read. It lists one entry for two, which a
+    second reading is otherwise not let do (a block read worse loses entries), but no fewer letters: HEATWAVE is
+    listed, not HEAT and WAVE (2 spurious entries before)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 3200)
+    keys = {grid_key(w) for w in solve_image(image, source="dim 3200", words=None)[0].word_list.words}
+    assert "HEATWAVE" in keys and not keys & {"HEAT", "HEAL", "WAVE"}, keys
+
+
 def test_a_number_split_off_an_entry_is_not_an_entry():
     """A photo of a hand-lettered, numbered list of 20 (tools.synth handwritten seed 947): the numbers 16 and 17
     are read as "Ah" and "Ar" before SALON and TUNAS. Those entries split into their words, and the two-letter
