@@ -70,9 +70,9 @@ at most 0.68 of it."""
 READ_LOWER = 80.0
 """Letters Tesseract reads as lower case at least this confidently, though not surely (SURE) and of even height,
 are lower case where the classifier's lower-case model is at all surer of them than its capitals model, not by
-LOWER_LEAD: a photo of a lower-case URW Gothic grid read at 85, led by 0.0498, was read as capitals (every e an O,
-every h a B). Capitals read as lower case reached 72.5 on 80 generated pages of seeds 3000+ (lower case 67-95 on
-50 pages of seeds 2600+)."""
+LOWER_LEAD (nor LOWER_DOUBT): a photo of a lower-case URW Gothic grid read at 85, led by 0.0498, was read as
+capitals (every e an O, every h a B). Capitals read as lower case reached 72.5 on 80 generated pages of seeds 3000+
+(lower case 67-95 on 50 pages of seeds 2600+)."""
 SURE = 88.0
 """A confidence (0..100) that only upright letters reach: when upright or upside down scores this, the
 sideways turns are not tried (corpus: upright 58-96, any wrong turn at most 86)."""
