@@ -255,10 +255,11 @@ def print_axis(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> 
     ring = np.zeros(gray.shape, bool)
     ring[m - px:m + h + px, m - px:m + w + px] = True
     ring[m:m + h, m:m + w] = False
-    if not (ring & inside).any():
+    around = ring & inside
+    if not around.any():
         return None
     level = imaging.paper(gray, 2 * px + 1, box=True)
-    sheet = (level >= 0.7 * np.median(level[ring & inside])) & inside
+    sheet = (level >= 0.7 * np.median(level[around])) & inside
     sheet = cv2.erode(sheet.astype(np.uint8), np.ones((2 * px, 2 * px), np.uint8))
     ink = ((imaging.flatten(gray, level) < 0.75 * 255) & (sheet > 0)).astype(np.uint8)
     ink[m - px // 2:m + h + px // 2, m - px // 2:m + w + px // 2] = 0

@@ -1993,9 +1993,9 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         as one entry takes the place of two, "Heal" and "Wave")."""
         both = _merge(read, other, words, soft)
         merged = _choose(*both, letters, soft)
-        return (both, merged) if merged[2] and (len(merged[2]) >= len(reading[2]) or
-                                                _listed_letters(merged) >= _listed_letters(reading)) \
-            else (read, reading)
+        kept = merged[2] and (len(merged[2]) >= len(reading[2])
+                              or _listed_letters(merged) >= _listed_letters(reading))
+        return (both, merged) if kept else (read, reading)
 
     def merge_block(read: tuple, reading: tuple, lo: np.ndarray, hi: np.ndarray,
                     budget: Callable[[], float | None]) -> tuple[tuple, tuple]:
