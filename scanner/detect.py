@@ -35,6 +35,11 @@ WORK_SIDE = 1400
 """Long side (px) of the copy detection works on; corners are mapped back to the input's pixels."""
 SMALL_SIDE = 800
 """Images with a shorter long side are enlarged (up to 3x) for detection."""
+FINE_PITCH, FINER = 18.0, 1.5
+"""When no lattice found is surely a grid (see _settled) and the largest has cells under FINE_PITCH px, the
+search is made again on the image enlarged FINER times (to at most FINER times WORK_SIDE), and its lattices are
+taken if one there is surely a grid: the 1 px rules of a 31x31 newsprint grid at a 14 px pitch, thresholded, break
+into pieces joined to the letters (13x11 found), and enlarged they stay whole, to be taken out as rules."""
 INK_VARIANTS = (("light", "otsu"), ("heavy", "otsu"), ("light", "strict"), ("none", "otsu"), ("gauss", "faint"))
 """(smoothing, threshold) binarisations tried in turn until one gives a clean grid (see _ink_mask). Unsmoothed
 comes after the others: it keeps the hairline strokes of small print that even a 3x3 median erases, but also
@@ -167,19 +172,13 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         scale = WORK_SIDE / long_side
     elif long_side < SMALL_SIDE:  # small images: tiny letters survive thresholding better enlarged
         scale = min(3.0, SMALL_SIDE * 1.5 / long_side)
-    small = image if scale == 1.0 else imaging.shrink(image, scale) if scale < 1 else cv2.resize(
-        image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    work = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    lattices = _search(work)
-    if small.ndim == 3:
-        # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
-        # (Also a second chance when nothing was found at all.)
-        best = max(lattices, key=lambda g: g.nodes, default=None)
-        bright, dark = imaging.extremes(small)
-        if best is None or _coloured_ink(bright, dark, best.corners()):
-            lattices += _search(bright)
-        if best is None and not lattices:  # print in colour (red or blue letters) is darkest in its darkest channel
-            lattices += _search(dark)
+    small, work, lattices = _candidates(image, scale)
+    best = max(lattices, key=lambda g: g.nodes, default=None)
+    finer = min(scale * FINER, FINER * WORK_SIDE / long_side)
+    if best is not None and not _clean(lattices) and min(_pitches(best)) < FINE_PITCH and finer > scale:
+        again = _candidates(image, finer)
+        if _clean(again[2]):
+            (small, work, lattices), scale = again, finer
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
                                                    _halved(lat, other) or _loose(lat, other) for other in lattices)]
     polarity: dict[int, bool] = {}
@@ -210,13 +209,31 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     located = []
     for lat in _joined(chosen):
         inverted = light_on_dark(lat)
-        pen = small.ndim == 3 and _coloured_ink(bright, dark, lat.corners())
+        pen = small.ndim == 3 and _coloured_ink(*imaging.extremes(small), lat.corners())
         page = _without_pen(small, work, lat) if pen else work
         page = 255 - page if inverted else page
         lat = _within_frame(page, _off_the_frame(page, lat))
         lat = _to_frame(page, lat)
         located.append(GridLocation(corners=lat.corners() / scale, rows=lat.rows, cols=lat.cols, inverted=inverted))
     return located
+
+
+def _candidates(image: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray, list[_Lattice]]:
+    """The image at ``scale`` (as given, and grey) and the lattices found on it."""
+    small = image if scale == 1.0 else imaging.shrink(image, scale) if scale < 1 else cv2.resize(
+        image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    work = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    lattices = _search(work)
+    if small.ndim == 3:
+        # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
+        # (Also a second chance when nothing was found at all.)
+        best = max(lattices, key=lambda g: g.nodes, default=None)
+        bright, dark = imaging.extremes(small)
+        if best is None or _coloured_ink(bright, dark, best.corners()):
+            lattices += _search(bright)
+        if best is None and not lattices:  # print in colour (red or blue letters) is darkest in its darkest channel
+            lattices += _search(dark)
+    return small, work, lattices
 
 
 def _without_pen(image: np.ndarray, gray: np.ndarray, lat: _Lattice) -> np.ndarray:

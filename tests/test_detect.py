@@ -339,6 +339,16 @@ def test_a_ruled_grid_is_not_read_as_a_lattice_turned_45_degrees(condition: str,
     assert _corner_error(loc, truth) < CORNER_TOL, why
 
 
+def test_a_large_ruled_grid_of_fine_rules_is_found_whole() -> None:
+    """A 31x31 newsprint grid photographed at a 14 px pitch (tools.synth condition newsprint, seed 3307): its
+    1 px rules, thresholded, break into pieces that join the letters, and only a 13x11 patch lined up; the page
+    enlarged, the rules stay whole and come out as rules."""
+    image, truth = synth.condition_case("newsprint", 3307)
+    loc = find_grid(image, "newsprint photo")
+    assert (loc.rows, loc.cols) == (31, 31)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 @pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12)), (248, (12, 12))])
 def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -> None:
     """Small photos of ruled grids (tools.synth condition small): glare over the left two columns of one left
