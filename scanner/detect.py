@@ -35,11 +35,13 @@ WORK_SIDE = 1400
 """Long side (px) of the copy detection works on; corners are mapped back to the input's pixels."""
 SMALL_SIDE = 800
 """Images with a shorter long side are enlarged (up to 3x) for detection."""
-FINE_PITCH, FINER = 18.0, 1.5
+FINE_PITCH, FINER, FINER_GAIN = 18.0, 1.5, 2.0
 """When no lattice found is surely a grid (see _settled) and the largest has cells under FINE_PITCH px, the
 search is made again on the image enlarged FINER times (to at most FINER times WORK_SIDE), and its lattices are
-taken if one there is surely a grid: the 1 px rules of a 31x31 newsprint grid at a 14 px pitch, thresholded, break
-into pieces joined to the letters (13x11 found), and enlarged they stay whole, to be taken out as rules."""
+taken if one there is surely a grid or lines up FINER_GAIN times the letters: the 1 px rules of a 31x31 newsprint
+grid at a 14 px pitch, thresholded, break into pieces joined to the letters (13x11 found), and enlarged they stay
+whole, to be taken out as rules; a 25x25's came out as 22x24 from a 10x13 of 80 letters, where enlarged 619 of its
+625 lined up, a little less regularly than a settled grid's."""
 INK_VARIANTS = (("light", "otsu"), ("heavy", "otsu"), ("light", "strict"), ("none", "otsu"), ("gauss", "faint"))
 """(smoothing, threshold) binarisations tried in turn until one gives a clean grid (see _ink_mask). Unsmoothed
 comes after the others: it keeps the hairline strokes of small print that even a 3x3 median erases, but also
@@ -177,7 +179,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     finer = min(scale * FINER, FINER * WORK_SIDE / long_side)
     if best is not None and not _clean(lattices) and min(_pitches(best)) < FINE_PITCH and finer > scale:
         again = _candidates(image, finer)
-        if _clean(again[2]):
+        if _clean(again[2]) or max(lat.nodes for lat in again[2] or [best]) >= FINER_GAIN * best.nodes:
             (small, work, lattices), scale = again, finer
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
                                                    _halved(lat, other) or _loose(lat, other) for other in lattices)]

@@ -339,13 +339,14 @@ def test_a_ruled_grid_is_not_read_as_a_lattice_turned_45_degrees(condition: str,
     assert _corner_error(loc, truth) < CORNER_TOL, why
 
 
-def test_a_large_ruled_grid_of_fine_rules_is_found_whole() -> None:
-    """A 31x31 newsprint grid photographed at a 14 px pitch (tools.synth condition newsprint, seed 3307): its
-    1 px rules, thresholded, break into pieces that join the letters, and only a 13x11 patch lined up; the page
-    enlarged, the rules stay whole and come out as rules."""
-    image, truth = synth.condition_case("newsprint", 3307)
+@pytest.mark.parametrize("seed,shape", [(3307, (31, 31)), (3423, (25, 25))])
+def test_a_large_ruled_grid_of_fine_rules_is_found_whole(seed: int, shape: tuple[int, int]) -> None:
+    """Newsprint grids photographed at a 14 px pitch (tools.synth condition newsprint): their 1 px rules,
+    thresholded, break into pieces that join the letters, and only a patch lined up (13x11 of a 31x31; 10x13,
+    grown to 22x24, of a 25x25); the page enlarged, the rules stay whole and come out as rules."""
+    image, truth = synth.condition_case("newsprint", seed)
     loc = find_grid(image, "newsprint photo")
-    assert (loc.rows, loc.cols) == (31, 31)
+    assert (loc.rows, loc.cols) == shape
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
