@@ -186,9 +186,13 @@ TITLE = re.compile(r"\b(?:w?o)?r[dl]s?\s*(?:search|find|seek)", re.IGNORECASE)
 pieces, "rd Search"): no word of its line is a list entry, though the grid may hold one."""
 NUMBER = re.compile(r"^\(?\d{1,3}[.):,]$")
 """An entry's number on its own (``7.``, ``12)``): where an entry starts."""
-GLYPHS = (("d", "cl"), ("m", "rn"))
-"""Lower-case letters that two blurred ones make in print, as Tesseract reads them: "clam" read "dam", "corn"
-"com" (see _unjoined)."""
+GLYPHS = (("d", "cl"), ("m", "rn"), ("u", "li"), ("U", "LI"))
+"""Letters that two blurred ones make in print, as Tesseract reads them: "clam" read "dam", "corn" "com", "lime"
+and LIME "ume" and UME, where an L's foot runs into the I (see _unjoined)."""
+RARE_THREE_ZIPF = 3.0
+"""An entry of three letters the grid holds as read, rarer than this (Zipf), may still be two blurred letters read
+as one (GLYPHS): any grid holds three letters by chance, and UME (2.3), read for LIME in the lists of four small
+and tiny photos, was found beside it; DAM (4.2) stays."""
 DIGIT_AS_LETTER = str.maketrans({"0": "O", "1": "I", "5": "S", "8": "B", "6": "G", "|": "I", "$": "S"})
 INSTRUCTION_WORDS = frozenset(
     "a an and any are at be below above by can circle diagonally direction directions down find for forwards "
@@ -628,6 +632,8 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
                     confs: list[float] | None = None) -> list[tuple[WordEntry, str]]:
     """[(WordEntry, status)] for (read, cleaned) pairs read with confidences ``confs`` (0..100), corrected
     against the grid rows ``letters``. status is that of ``correct``."""
+    from wordfreq import zipf_frequency
+
     ascii_only = all(ch.isascii() for row in letters for ch in row)
     rests = [_after_mark(t) for _, t in texts]
     matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] + [grid_key(r, ascii_only) for r in rests],
@@ -638,7 +644,7 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     for (read, text), rest, variants, conf in zip(texts, rests, apart, confs or [0.0] * len(texts)):
         key, rest_key = grid_key(text, ascii_only), grid_key(rest, ascii_only)
         word, status = correct(text, matches.get(key, set()), ascii_only, conf)
-        if status != "exact":
+        if status != "exact" or (len(key) <= 3 and zipf_frequency(key.lower(), "en") < RARE_THREE_ZIPF):
             joined = [v for v in variants if grid_key(v, ascii_only) in spelt and all(_is_word(t) for t in v.split())]
             if len(joined) == 1:
                 word, status = joined[0], "corrected"  # two blurred letters read as one that they look like

@@ -85,9 +85,9 @@ def test_correction_against_the_grid():
 
 
 def test_two_blurred_letters_read_as_one_are_read_apart():
-    """Tesseract reads blurred lower-case "cl" as "d" and "rn" as "m": an entry the grid does not hold as read
-    is those two letters where the grid then spells exactly one word so; in capitals, and where the grid holds
-    the entry as read, it stays."""
+    """Tesseract reads blurred lower-case "cl" as "d" and "rn" as "m", and "li" as "u" in either case: an entry
+    the grid does not hold as read (or holds only as three letters) is those two letters where the grid then
+    spells exactly one word so; in capitals, and where the grid holds the entry as read, it stays."""
     grid = ["XCLAMQZ", "CORNXYZ", "QQQQQQQ"]
     out = correct_entries([("dam", "dam"), ("com", "com"), ("DAM", "DAM"), ("dim", "dim")], grid)
     got = [(entry.word, status) for entry, status in out]
@@ -95,6 +95,11 @@ def test_two_blurred_letters_read_as_one_are_read_apart():
     assert got[2][0] != "CLAM" and got[3] == ("dim", "absent")
     (entry, status), = correct_entries([("dam", "dam")], grid + ["ZDAMZQX"])
     assert (entry.word, status) == ("dam", "exact")
+    # An L and an I blurred into a U, in either case; where the grid holds the three letters as read by chance
+    # too, the word it spells whole is still the entry.
+    grid = ["XLIMEQZ", "QUMEZXQ", "QQQQQQQ"]
+    out = correct_entries([("UME", "UME"), ("ume", "ume")], grid)
+    assert [(entry.word, status) for entry, status in out] == [("LIME", "corrected"), ("lime", "corrected")]
 
 
 def test_substitution_keeps_spaces_and_short_words_are_not_corrected():
@@ -1160,3 +1165,4 @@ def test_an_entry_read_longer_than_its_correction_may_be_a_longer_word():
     TOUR before; all 12, none unlisted, after)."""
     recovered, spurious = _list_read_from_photo("small", 2757)
     assert recovered == 12 and spurious == 0
+
