@@ -1072,7 +1072,8 @@ def _entry(run: list) -> _Entry | None:
 def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
     """Join neighbours on a line that the grid holds as one run (a monospace space is as wide as a column gap:
     "GRIZZLY" + "BEAR" is the entry "GRIZZLY BEAR" when GRIZZLYBEAR is in the grid, or near a grid string), unless
-    the second is numbered or bulleted."""
+    the second is numbered or bulleted, or both are grid words as read and the grid holds them joined only nearly
+    (a lower-case list's "passport" and, a column on, "visa": the grid's PASSPORT runs on into ASSA, two off)."""
     order = sorted(range(len(entries)), key=lambda i: (entries[i].box[1], entries[i].box[0]))
     out_entries, out_judged, skip = [], [], set()
     for n, i in enumerate(order):
@@ -1089,7 +1090,8 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
                     and not LEADER.match(b.raw)):  # a numbered or bulleted word starts an entry of its own
                 joined = _entry(a.boxes + b.boxes)
                 verdict = correct_entries([(joined.raw, joined.text)], letters, [joined.conf])[0]
-                if _confirmed(verdict) and len(grid_key(joined.text)) >= 6:
+                apart = judged[i][1] == judged[j][1] == "exact"  # each a grid word as read: joined, no nearer
+                if _confirmed(verdict) and len(grid_key(joined.text)) >= 6 and (verdict[1] == "exact" or not apart):
                     out_entries.append(joined)
                     out_judged.append(verdict)
                     skip.add(j)

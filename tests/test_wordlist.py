@@ -1166,3 +1166,10 @@ def test_an_entry_read_longer_than_its_correction_may_be_a_longer_word():
     recovered, spurious = _list_read_from_photo("small", 2757)
     assert recovered == 12 and spurious == 0
 
+
+def test_two_listed_words_a_column_apart_are_not_joined_where_the_grid_nearly_runs_them_together():
+    """A lower-case list in three columns (tools.synth lowercase 3308): "passport" and, a column on, "visa" are
+    each a grid word as read, and the grid's PASSPORT runs on into ASSA, two letters off VISA; joined, they were
+    one entry "passport visa" that is neither (18 of 20 words, before; all 20 after)."""
+    recovered, spurious = _list_read_from_photo("lowercase", 3308)
+    assert recovered == 20 and spurious == 0
