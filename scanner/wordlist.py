@@ -2022,10 +2022,11 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # Little or nothing found: Tesseract's layout analysis can lose a list among photo background texture,
         # shadow or show-through; look again at the page close to the grid only, then at each side of the grid
         # alone as a block of text (the sparse layout can miss most of a plain list: a sideways page read 2 of 20
-        # words), keeping the longer list. The sides get their own time (a page photographed on a light, blotchy
-        # ground was read for 4 s as 800 scraps of it, never reaching the list).
+        # words), keeping the longer list. Each look gets its own time (a page photographed on a light, blotchy
+        # ground was read for 4 s as 800 scraps of it, never reaching the list; a night photo's JPEG grain, read
+        # as 350 scraps, took the list's time and left the page near the grid, which held three words, unread).
         near = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        for psm, places, floor in ((11, [(q.min(axis=0) - near, q.max(axis=0) + near)], 0.0),
+        for psm, places, floor in ((11, [(q.min(axis=0) - near, q.max(axis=0) + near)], LOOK_SECONDS),
                                    (6, _sides(*grid_box, near), LOOK_SECONDS)):
             if len(reading[2]) < LIST_LEAST:
                 budget = _floored(left, floor)

@@ -1173,3 +1173,12 @@ def test_two_listed_words_a_column_apart_are_not_joined_where_the_grid_nearly_ru
     one entry "passport visa" that is neither (18 of 20 words, before; all 20 after)."""
     recovered, spurious = _list_read_from_photo("lowercase", 3308)
     assert recovered == 20 and spurious == 0
+
+
+def test_a_night_photo_whose_grain_takes_the_list_time_is_read_near_its_grid():
+    """A 1431x1073 night photo at JPEG quality 30 (tools.synth dim 3408), its list of six in a thin typewriter
+    face below the grid: the whole page, its grain sharpened with the print, reads as hundreds of scraps and can
+    take all the list's time, and the page near the grid, read again on its own time, holds three of the words
+    (none before)."""
+    recovered, spurious = _list_read_from_photo("dim", 3408)
+    assert recovered >= 3 and spurious == 0
