@@ -174,13 +174,13 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
         scale = WORK_SIDE / long_side
     elif long_side < SMALL_SIDE:  # small images: tiny letters survive thresholding better enlarged
         scale = min(3.0, SMALL_SIDE * 1.5 / long_side)
-    small, work, lattices = _candidates(image, scale)
+    small, work, extremes, lattices = _candidates(image, scale)
     best = max(lattices, key=lambda g: g.nodes, default=None)
     finer = min(scale * FINER, FINER * WORK_SIDE / long_side)
     if best is not None and not _clean(lattices) and min(_pitches(best)) < FINE_PITCH and finer > scale:
         again = _candidates(image, finer)
-        if _clean(again[2]) or max(lat.nodes for lat in again[2] or [best]) >= FINER_GAIN * best.nodes:
-            (small, work, lattices), scale = again, finer
+        if _clean(again[3]) or max((lat.nodes for lat in again[3]), default=0) >= FINER_GAIN * best.nodes:
+            (small, work, extremes, lattices), scale = again, finer
     lattices = [lat for lat in lattices if not any(_interleaved(lat, other) or _extends(other, lat) or
                                                    _halved(lat, other) or _loose(lat, other) for other in lattices)]
     polarity: dict[int, bool] = {}
@@ -211,7 +211,7 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     located = []
     for lat in _joined(chosen):
         inverted = light_on_dark(lat)
-        pen = small.ndim == 3 and _coloured_ink(*imaging.extremes(small), lat.corners())
+        pen = extremes is not None and _coloured_ink(*extremes, lat.corners())
         page = _without_pen(small, work, lat) if pen else work
         page = 255 - page if inverted else page
         lat = _within_frame(page, _off_the_frame(page, lat))
@@ -220,22 +220,24 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
     return located
 
 
-def _candidates(image: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray, list[_Lattice]]:
-    """The image at ``scale`` (as given, and grey) and the lattices found on it."""
+def _candidates(image: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray, tuple | None, list[_Lattice]]:
+    """The image at ``scale`` (as given, grey, and its brightest and darkest channels when in colour:
+    imaging.extremes) and the lattices found on it."""
     small = image if scale == 1.0 else imaging.shrink(image, scale) if scale < 1 else cv2.resize(
         image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     work = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     lattices = _search(work)
-    if small.ndim == 3:
-        # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
-        # (Also a second chance when nothing was found at all.)
-        best = max(lattices, key=lambda g: g.nodes, default=None)
-        bright, dark = imaging.extremes(small)
-        if best is None or _coloured_ink(bright, dark, best.corners()):
-            lattices += _search(bright)
-        if best is None and not lattices:  # print in colour (red or blue letters) is darkest in its darkest channel
-            lattices += _search(dark)
-    return small, work, lattices
+    if small.ndim == 2:
+        return small, work, None, lattices
+    # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
+    # (Also a second chance when nothing was found at all.)
+    best = max(lattices, key=lambda g: g.nodes, default=None)
+    bright, dark = imaging.extremes(small)
+    if best is None or _coloured_ink(bright, dark, best.corners()):
+        lattices += _search(bright)
+    if best is None and not lattices:  # print in colour (red or blue letters) is darkest in its darkest channel
+        lattices += _search(dark)
+    return small, work, (bright, dark), lattices
 
 
 def _without_pen(image: np.ndarray, gray: np.ndarray, lat: _Lattice) -> np.ndarray:
