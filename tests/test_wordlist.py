@@ -854,12 +854,8 @@ def test_long_words_of_a_cursive_list_that_tesseract_reads_as_nothing_are_spotte
     four words. The spotter's letters fit LIGHTNING at -0.51 to -0.6 a letter, short of what a word of any length
     is taken at but enough for one of eight letters or more; taken, it leads the search down its column to
     HURRICANE and MONSOON: >= 6 of 13 words, at most one spurious (measured 7 and one; 4 before)."""
-    from scanner.pipeline import solve_image
-
-    image, truth = synth.condition_case("handwritten", 2752)
-    words = solve_image(image, source="handwritten 2752", words=None)[0].word_list.words
-    recovered, spurious = list_score(words, truth["words"])
-    assert recovered >= 6 and spurious <= 1, words
+    recovered, spurious = _list_read_from_photo("handwritten", 2752)
+    assert recovered >= 6 and spurious <= 1
 
 
 def test_a_two_word_entry_read_alone_as_one_takes_the_place_of_its_halves():
