@@ -113,6 +113,20 @@ def test_an_eight_letter_word_takes_its_only_placement_with_three_misread_cells(
     assert not solve_and_repair(letters, ["ELEPHAS"], conf, None).results[0].found
 
 
+def test_a_seven_letter_word_takes_its_only_placement_where_its_three_misread_cells_were_read_unsurely():
+    letters = [list(row) for row in ("KXVBWQYJ", "ZMDUFOGC", "WJXKVBQH", "UCYMGDZF",
+                                     "CQMPQSJB", "QVKWJXBY", "GFZCDUMO", "JBQYXWKV")]
+    conf = np.full((8, 8), 0.9)
+    assert not solve_and_repair(letters, ["COMPASS"], conf, None).results[0].found  # row 4 reads CQMPQSJ
+    for cell in ((4, 1), (4, 4), (4, 6)):  # a pen's line across them: read, but unsurely
+        conf[cell] = 0.3
+    res = solve_and_repair(letters, ["COMPASS"], conf, None).results[0]
+    assert res.found and res.start == (4, 0) and res.end == (4, 6)
+    assert [(m.cell, m.needed) for m in res.mismatches] == [((4, 1), "O"), ((4, 4), "A"), ((4, 6), "S")]
+    conf[4, 6] = 0.9  # one of the three read surely: the word may be elsewhere, or absent
+    assert not solve_and_repair(letters, ["COMPASS"], conf, None).results[0].found
+
+
 def test_a_short_word_needs_the_letter_among_the_cells_alternatives():
     letters, conf, alts = reading({(4, 1): 0.5})
     assert not solve_and_repair(letters, ["STJ"], conf, alts).results[0].found
