@@ -127,6 +127,26 @@ def test_a_seven_letter_word_takes_its_only_placement_where_its_three_misread_ce
     assert not solve_and_repair(letters, ["COMPASS"], conf, None).results[0].found
 
 
+def test_a_misreading_repaired_twice_in_a_grid_is_one_its_print_makes():
+    """A blurred face reads e as c wherever it prints one: once THREE's two c's are repaired (their alternatives
+    name E), PEAR's c, whose alternatives do not, is taken for an E too, though a 4-letter word otherwise needs
+    the letter among them."""
+    rows = ["QPCARZX", "JTHRCCW", "MVBNHYU", "GOFDSLK", "XWZJQVB"]
+    conf = np.full((5, 7), 0.9)
+    conf[0, 2] = conf[1, 4] = conf[1, 5] = 0.4
+    alts = [[{} for _ in range(7)] for _ in range(5)]
+    alts[1][4] = {"E": 0.5}
+    alts[1][5] = {"E": 0.5}
+    out = solve_and_repair([list(row) for row in rows], ["THREE", "PEAR"], conf, alts)
+    assert [res.found for res in out.results] == [True, True]
+    assert sorted((m.cell, m.read, m.needed) for m in out.corrections) == [((0, 2), "C", "E"), ((1, 4), "C", "E"),
+                                                                         ((1, 5), "C", "E")]
+    rows[1] = "JTHRECW"  # THREE's one c: once is not enough
+    alts[1][4] = {}
+    out = solve_and_repair([list(row) for row in rows], ["THREE", "PEAR"], conf, alts)
+    assert [res.found for res in out.results] == [True, False]
+
+
 def test_a_short_word_needs_the_letter_among_the_cells_alternatives():
     letters, conf, alts = reading({(4, 1): 0.5})
     assert not solve_and_repair(letters, ["STJ"], conf, alts).results[0].found
