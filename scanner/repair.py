@@ -36,16 +36,16 @@ words of ALONE[1] or more their one placement within MAX_MISMATCHES + 1: by chan
 somewhere in one random 15x15 grid of English letter frequencies in seven, a 7-letter word in one in a hundred,
 an 8-letter word with three mismatches in one in seventy (where the word is there too, that makes two
 placements, and neither is taken). A 7-letter word may too where its three cells were all read UNSURE: 30 words
-of 7-9 letters the grid lacks, added to the lists of 204 read grids of generated pages, were found 12 times in
-6,120 without this, 15 times with it."""
+of 7-9 letters the grid lacks, added to the lists of 204 read grids (the corpus and 169 generated pages), were
+found 12 times in 6,120 without this, 15 times with it."""
 UNSURE = 0.5
 """A cell read with less confidence than this (0..1) may be misread (see ALONE)."""
 LEARNT = (2, 0.3)
 """A misreading repaired LEARNT[0] times in one grid (the letter read, the letter a word needed) is one its print
 makes: in later rounds every cell read so has the needed letter among its alternatives at LEARNT[1] (a blurred
 lower-case face read e as c nine times; PEAR, a 4-letter word, needed it at a cell whose alternatives did not
-name E). 204 read grids of generated pages: 3,090 -> 3,091 words at the right cells; 30 absent words per list
-found 15 times of 6,120 either way."""
+name E). 204 read grids (the corpus and 169 generated pages): 3,090 -> 3,091 words at the right cells; 30
+absent words per list found 15 times of 6,120 either way."""
 
 
 @dataclass(frozen=True)
