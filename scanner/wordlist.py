@@ -170,7 +170,9 @@ WIDE = 1.3
 """An entry's box is wide for what was read in it at this many times the list's median width per character
 (see _lengthened: the box of "watering can" read as "watering" is 1.47 times as wide for each letter)."""
 ABSENT_CONF = 70.0
-"""An entry the grid does not have at all must be read at least this confidently to be kept (a misprint)."""
+"""An entry the grid does not have at all must be read at least this confidently to be kept (a misprint), and at
+TRUSTED_CONF when it is no word: a hand-lettered SURFING, its IN written as one stroke, read SURTWG at 77 (139
+lists of seeds 2740-2759, 2900-2914 and 3600-3611: 2 spurious entries fewer, no word lost)."""
 GUESS_SHARE = 0.4
 """An entry of a list the grid vouches for that the grid does not hold as read (nor one or two edits away) is taken
 for the grid's word nearest to it when that word is the only one within this share of its length in edits: small
@@ -398,12 +400,18 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
     read_is_word = all(_is_word(t) for t in text.split())
     if (read_is_word and conf >= TRUSTED_CONF) or (not _is_word(target) and (read_is_word or conf >= TRUSTED_CONF)):
         return text, "near"
-    if not _is_word(target) and best > 1 and len(key) >= 5:
+    if not _is_word(target) and len(key) >= 5:
         # A word one letter from the reading beats a string two from it that is no word: a misread cell made the
         # grid's GREENHUUSE, and (Jreenhouse is GREENHOUSE (the repair then finds it, mending the cell); of several
         # such words, the one a letter from that string too (Salling, beside the grid's SAILINC, is SAILING, not
         # FALLING or CALLING).
-        word = _one_off(key) or _one_off(key, target)
+        word = (_one_off(key) or _one_off(key, target)) if best > 1 else None
+        # And the one word a letter from that string is the entry where the reading is no nearer to anything else:
+        # the grid's cell misread as the print was (BALOPHONE, the grid's BAXOPHONE: SAXOPHONE), or the word's
+        # end cell misread (EANORSE, the grid's EAHORSE: SEAHORSE).
+        whole = _one_off(target)
+        if word is None and whole is not None and edit_distance(key, whole) <= best + 1:
+            return whole, "corrected" if whole in target else "near"  # in it: the grid holds the word as well
         if word is not None:
             return word, "near"
     if len(target) == len(key):  # substitutions only: keep the entry's spaces and hyphens
@@ -1236,7 +1244,8 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             # hold at all: any 3 letters are one edit from many grid strings.
             absent = status == "absent" or (status == "ambiguous" and len(grid_key(entry.word)) <= 3)
             if absent and not (len(grid_key(entry.word)) >= 3 and len(entry.word.split()) <= 2
-                                           and e.conf >= ABSENT_CONF and 0.75 < e.height / med < 1.33
+                                           and e.conf >= (ABSENT_CONF if _words(entry.word) else TRUSTED_CONF)
+                                           and 0.75 < e.height / med < 1.33
                                            and _aligned(e, [entries[j] for j in confirmed + wordy[id(group)]
                                                             if j in confirmed or _wordlike(e, entry)])):
                 continue
