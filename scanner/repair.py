@@ -43,8 +43,8 @@ UNSURE = 0.5
 LEARNT = (2, 0.3)
 """A misreading repaired LEARNT[0] times in one grid (the letter read, the letter a word needed) is one its print
 makes: in later rounds every cell read so has the needed letter among its alternatives at LEARNT[1] (a blurred
-lower-case face read e as c nine times; PEAR, a 4-letter word, needed it at a cell whose alternatives did not
-name E). 204 read grids (the corpus and 169 generated pages): 3,090 -> 3,091 words at the right cells; 30
+lower-case URW Gothic read e as o six times; OVEN, a 4-letter word, needed an E at a cell whose alternatives did
+not name it). 204 read grids (the corpus and 169 generated pages): 3,090 -> 3,091 words at the right cells; 30
 absent words per list found 15 times of 6,120 either way."""
 
 
