@@ -1848,7 +1848,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
                 listed.add(pairs[0])
                 continue
         least = LONGER_ZIPF if e.conf < WORDLIKE_CONF else zipf_frequency(key.lower(), "en") + SURE_LONGER_ZIPF
-        read = max(len(key), len(grid_key(entry.read)))
+        # a number read as letters is no part of what was read ("te. FENCING", 12. misread, is not nine
+        # letters: a chance FENCING POLO fitted the box, number and all, better than FENCING)
+        read = max(len(key), len(grid_key(_after_mark(entry.read) or entry.read)))
         longer = [w for w in words if _within(key, w) and len(w) > len(key) and len(w) - read <= (3 if wide else 2)
                   and w not in listed and not inflected(w, key)
                   and zipf_frequency(printed.get(w, w).lower(), "en") >= least]
