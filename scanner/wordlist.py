@@ -380,8 +380,9 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
     becomes that string), "near" (one grid string is near, but the entry is a confidently read dictionary word,
     or that string is not a word while the entry is one or was read confidently: the grid was probably misread
     or the puzzle misprinted, so the entry is kept as read and the pipeline's repair finds it; also a word one
-    edit from the entry where the grid string is two and no word: the entry becomes that word), "ambiguous"
-    (several equally near) or "absent".
+    edit from the entry where the grid string is two and no word, or the one word one edit from a grid string
+    that is no word: the entry becomes that word, "corrected" where the string holds it), "ambiguous" (several
+    equally near) or "absent".
     """
     key = grid_key(text, ascii_only)
     if key in matches:
