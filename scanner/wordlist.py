@@ -169,6 +169,9 @@ holds it, to be read as that word (see _lengthened)."""
 WIDE = 1.3
 """An entry's box is wide for what was read in it at this many times the list's median width per character
 (see _lengthened: the box of "watering can" read as "watering" is 1.47 times as wide for each letter)."""
+BESIDE_FIT = 0.3
+"""An entry read as one word of a two-word grid entry (see _lengthened) is that entry where it fits its box joined
+to the print beside it (see _beside) this well (a small photo's HIGH JUMP read JUMP: 0.80, JUMP alone −0.71)."""
 ABSENT_CONF = 70.0
 """An entry the grid does not have at all must be read at least this confidently to be kept (a misprint), and at
 TRUSTED_CONF when it is no word: a hand-lettered SURFING, its IN written as one stroke, read SURTWG at 77 (139
@@ -1822,7 +1825,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     however surely read, whose box is WIDE for what was read in it, that is one word of the one two-word entry
     the grid spells with it (see _grid_spellings), not listed, is taken as that entry where its print fits the
     entry better by LONGER: Tesseract read "watering" in the box of "watering can" (and "museum" in a box that a
-    chance MUSEUM ITS fits worse)."""
+    chance MUSEUM ITS fits worse); in a box not wide, that entry where the box joined to the print beside it
+    (see _beside) fits it better by LONGER and at least BESIDE_FIT (HIGH JUMP read as JUMP alone)."""
     from wordfreq import zipf_frequency
 
     from solver.dictionary import inflected
@@ -1841,10 +1845,13 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         box = tuple(int(round(v)) for v in _word_box(e))
         wide = _per_letter(e) > WIDE * per_letter
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
-                 and key in (grid_key(part) for part in p.split())] if wide else []
-        if len(pairs) == 1:
-            fit = wordspot.word_fits(flat, box, e.height, [key, pairs[0]])
-            if fit[1] >= fit[0] + LONGER:
+                 and key in (grid_key(part) for part in p.split())]
+        # the entry's other word read into its box (wide), or beside it and not read at all
+        at = (box if wide else _beside(flat, box, printed[pairs[0]], key, per_letter, e.height)) \
+            if len(pairs) == 1 else None
+        if at is not None:
+            fit = wordspot.word_fits(flat, at, e.height, [key, pairs[0]])
+            if fit[1] >= fit[0] + LONGER and (wide or fit[1] >= BESIDE_FIT):
                 judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
                 listed.add(pairs[0])
                 continue
@@ -1865,6 +1872,32 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
             judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
             listed.add(longer[best - 1])
     return entries, judged, chosen, trusted
+
+
+def _beside(flat: np.ndarray, box: tuple[int, ...], entry: str, key: str, per_letter: float,
+            height: float) -> tuple | None:
+    """``box``, of the word ``key`` of a two-word ``entry``, joined to the word of print beside it on the side the
+    entry prints its other word (a small photo's HIGH JUMP read as JUMP alone): within a word gap (ENTRY_GAP
+    text ``height``s), on the same line, about as wide as that word at ``per_letter`` (0.6 to 1.5 times); None
+    where there is no such print (the next column beside OCTOPUS, which the grid runs on into a chance TRY, is a
+    column gap away)."""
+    first, second = entry.split()
+    after = grid_key(first) == key
+    width = len(second if after else first) * per_letter
+    x0, y0, x1, y1 = box
+    gap = ENTRY_GAP * height
+    left = max(int(x0 - gap - 1.5 * width), 0) if not after else x1
+    right = min(int(x1 + gap + 1.5 * width), flat.shape[1]) if after else x0
+    top, bottom = max(int(y0 - height), 0), min(int(y1 + height), flat.shape[0])
+    if right - left < 2 or bottom - top < 2:
+        return None
+    for bx0, by0, bx1, by1 in wordspot.word_boxes(flat[top:bottom, left:right], height):
+        bx0, bx1, by0, by1 = bx0 + left, bx1 + left, by0 + top, by1 + top
+        apart = bx0 - x1 if after else x0 - bx1
+        level = min(y1, by1) - max(y0, by0) >= 0.5 * (y1 - y0)
+        if 0 <= apart <= gap and level and 0.6 * width <= bx1 - bx0 <= 1.5 * width:
+            return min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+    return None
 
 
 def _within(key: str, word: str) -> bool:

@@ -1206,3 +1206,36 @@ def test_a_hand_lettered_numbered_list_keeps_to_its_words():
     listed = {wordlist.grid_key(w) for w in truth["words"]}
     assert recovered >= 16 and "FENCING" in {wordlist.grid_key(w) for w in words}, words
     assert all(wordlist._words(w) for w in words if wordlist.grid_key(w) not in listed), words
+
+
+def test_a_two_word_entry_read_as_its_second_word_alone_is_the_entry():
+    """A small photo's list (tools.synth small 3705) where Tesseract reads HIGH JUMP as JUMP alone, which the grid
+    holds inside HIGHJUMP: the box widened by the other word, to the side it is printed, fits HIGH JUMP better than
+    JUMP, and the entry is HIGH JUMP."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("small", 3705)
+    words = solve_image(image, source="small 3705", words=None)[0].word_list.words
+    keys = {wordlist.grid_key(w) for w in words}
+    assert "HIGHJUMP" in keys and "JUMP" not in keys, words
+    assert list_score(words, truth["words"])[1] == 0, words
+
+
+def test_the_box_of_one_word_of_two_is_joined_to_the_other_words_print_beside_it():
+    """HIGH printed a space before JUMP joins JUMP's box; printed a column gap away, or not at all, it does not."""
+    font, scale, thick = cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2
+    (high_w, h), _ = cv2.getTextSize("HIGH", font, scale, thick)
+    (jump_w, _), _ = cv2.getTextSize("JUMP", font, scale, thick)
+    (space_w, _), _ = cv2.getTextSize(" ", font, scale, thick)
+    per_letter = (high_w + jump_w + space_w) / 9
+    for gap, joined in ((space_w, True), (4 * h, False), (None, False)):
+        page = np.full((80, 400), 255, np.uint8)
+        jump_x = 40 + high_w + (gap or 0)
+        if gap is not None:
+            cv2.putText(page, "HIGH", (40, 50), font, scale, 0, thick)
+        cv2.putText(page, "JUMP", (jump_x, 50), font, scale, 0, thick)
+        box = (jump_x, 50 - h, jump_x + jump_w, 50)
+        got = wordlist._beside(page, box, "HIGH JUMP", "JUMP", per_letter, float(h))
+        assert (got is not None) == joined, (gap, got)
+        if joined:
+            assert abs(got[0] - 40) <= 3 and got[2] == box[2], got
