@@ -92,8 +92,8 @@ def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confiden
         misses = [len(occ.mismatches) for occ in res.occurrences]
         for occ, n in zip(res.occurrences, misses):
             alone = sum(m <= n for m in misses) == 1  # no other placement fits as well
-            unsure = all(confidence[miss.cell[0], miss.cell[1]] < UNSURE for miss in occ.mismatches)
-            if n > MAX_MISMATCHES and not (alone and len(occ.cells) >= ALONE[1] - unsure):
+            if n > MAX_MISMATCHES and not (alone and len(occ.cells) >= ALONE[1] - all(
+                    confidence[miss.cell[0], miss.cell[1]] < UNSURE for miss in occ.mismatches)):
                 continue
             if occ.mismatches:
                 score = _candidate_score(occ, len(occ.cells), confidence, alternatives, alone)

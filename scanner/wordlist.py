@@ -410,14 +410,14 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
         # such words, the one a letter from that string too (Salling, beside the grid's SAILINC, is SAILING, not
         # FALLING or CALLING).
         word = (_one_off(key) or _one_off(key, target)) if best > 1 else None
+        if word is not None:
+            return word, "near"
         # And the one word a letter from that string is the entry where the reading is no nearer to anything else:
         # the grid's cell misread as the print was (BALOPHONE, the grid's BAXOPHONE: SAXOPHONE), or the word's
         # end cell misread (EANORSE, the grid's EAHORSE: SEAHORSE).
         whole = _one_off(target)
-        if word is None and whole is not None and edit_distance(key, whole) <= best + 1:
+        if whole is not None and edit_distance(key, whole) <= best + 1:
             return whole, "corrected" if whole in target else "near"  # in it: the grid holds the word as well
-        if word is not None:
-            return word, "near"
     if len(target) == len(key):  # substitutions only: keep the entry's spaces and hyphens
         it = iter(target)
         return "".join(next(it) if ch.isalpha() else ch for ch in text if ch.isalpha() or ch in " -'"), "corrected"
@@ -1846,9 +1846,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         wide = _per_letter(e) > WIDE * per_letter
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
                  and key in (grid_key(part) for part in p.split())]
-        # the entry's other word read into its box (wide), or beside it and not read at all
-        at = (box if wide else _beside(flat, box, printed[pairs[0]], key, per_letter, e.height)) \
-            if len(pairs) == 1 else None
+        at = None
+        if len(pairs) == 1:  # the entry's other word read into its box (wide), or beside it and not read at all
+            at = box if wide else _beside(flat, box, printed[pairs[0]], key, per_letter, e.height)
         if at is not None:
             fit = wordspot.word_fits(flat, at, e.height, [key, pairs[0]])
             if fit[1] >= fit[0] + LONGER and (wide or fit[1] >= BESIDE_FIT):
