@@ -1398,10 +1398,11 @@ def _wordlike(e: _Entry, entry: WordEntry, conf: float = WORDLIKE_CONF) -> bool:
 
 
 def _is_word(token: str) -> bool:
-    """A dictionary word, allowing the inflections the dictionary (Webster's 2nd) leaves out (CIGARS, BOXES) and
-    words joined by hyphens (SPACE-TIME)."""
-    words = _english()
-    return all(t in words or any(t.endswith(end) and t[:-len(end)] in words for end in ("s", "es", "ed", "ing"))
+    """A dictionary word, allowing the inflections the dictionary (Webster's 2nd) leaves out (CIGARS, BOXES),
+    words joined by hyphens (SPACE-TIME) and the list vocabulary's words it lacks (BACKPACK)."""
+    words, listed = _english(), _vocabulary_set()
+    return all(t in words or t.upper() in listed
+               or any(t.endswith(end) and t[:-len(end)] in words for end in ("s", "es", "ed", "ing"))
                for t in token.lower().split("-"))
 
 
