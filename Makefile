@@ -12,15 +12,16 @@ setup: $(STAMP)
 # Cython at install time), Tesseract (for the pytesseract engine), the fonts the sample generator renders with
 # (print faces, and handwriting faces for hand-lettered puzzles), and Chromium (the web app's browser tests
 # drive it with Playwright).
-# The venv is reinstalled only when pyproject.toml or the compiled walk (setup.py, solver/paths.pyx) changes.
-$(STAMP): pyproject.toml setup.py solver/paths.pyx
+# The venv is reinstalled only when pyproject.toml, the pinned versions (constraints.txt) or the compiled walk
+# (setup.py, solver/paths.pyx) change.
+$(STAMP): pyproject.toml constraints.txt setup.py solver/paths.pyx
 	@missing=""; for p in $(SYSPKG); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[test]'
+	$(VENV)/bin/pip install -q --disable-pip-version-check -c constraints.txt -e '.[test]'
 	@touch $(STAMP)
 
 demo: $(STAMP)
