@@ -1148,8 +1148,11 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
                     or np.count_nonzero(whole) >= 4 and np.median(gaps[whole]) < 0.5 * (1 - across))
             if text or off > 0.5 * nodes + 1 or not 0.7 / spread < ratio < 1.4 * spread:
                 return 0
-            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and 0.85 / spread < ratio < 1.18 * spread \
-                else 1
+            # A line whose every node holds a letter, none off them, is a row however its letters' size measures
+            # (a night photo's first row, under the lamp's fall-off, thresholded to 0.64 of its letters' height).
+            full = nodes == span and off == 0
+            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and (
+                full or 0.85 / spread < ratio < 1.18 * spread) else 1
 
         changed = False
         for axis in (0, 1):

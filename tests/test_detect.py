@@ -350,6 +350,17 @@ def test_a_large_ruled_grid_of_fine_rules_is_found_whole(seed: int, shape: tuple
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_full_row_of_letters_on_the_lattice_is_a_row_whatever_its_letters_measure() -> None:
+    """A night photo of a ruled 16x16 (tools.synth dim 3803), its first row under the lamp's fall-off: thresholded,
+    that row's letters measured 0.64 of the others' height, too short for a row of the grid, and its faint rules,
+    broken into dashes, never closed it; found 15x16. Every node of the row holds a letter and none lies off
+    them: it is a row."""
+    image, truth = synth.condition_case("dim", 3803)
+    loc = find_grid(image, "night photo")
+    assert (loc.rows, loc.cols) == (16, 16)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 @pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12)), (248, (12, 12))])
 def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -> None:
     """Small photos of ruled grids (tools.synth condition small): glare over the left two columns of one left
