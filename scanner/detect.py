@@ -1151,8 +1151,8 @@ def _fit_lattice(b: _Blobs, members: np.ndarray, ij: np.ndarray) -> _Lattice | N
             # A line whose every node holds a letter, none off them, is a row however its letters' size measures
             # (a night photo's first row, under the lamp's fall-off, thresholded to 0.64 of its letters' height).
             full = nodes == span and off == 0
-            return 2 if nodes >= 0.5 * span and off <= 0.25 * nodes + 1 and (
-                full or 0.85 / spread < ratio < 1.18 * spread) else 1
+            return 2 if full or (nodes >= 0.5 * span and off <= 0.25 * nodes + 1
+                                 and 0.85 / spread < ratio < 1.18 * spread) else 1
 
         changed = False
         for axis in (0, 1):
