@@ -84,6 +84,9 @@ NO_RULE = 0.5
 between a lattice's cells has one, the grid is unruled."""
 RULE = 0.85
 """A lattice line along at least this share of whose length a rule runs has one."""
+SMEARED = 0.5
+"""A lattice's rules one way are wiped out by motion blur (see _lost) only where the blur has left under this share
+of its edges' gradient energy across them (see _smear)."""
 FRAME_CELLS = 2
 """Cells round a lattice in which pen is looked for before its frame is (see _without_pen)."""
 TURNED_BY = 0.5
@@ -418,16 +421,22 @@ def _lattice_ink(gray: np.ndarray, lat: _Lattice, px: int) -> np.ndarray:
     return _lattice_inks(gray, lat, px, (INK_SHARE,))[0]
 
 
+def _lattice_view(gray: np.ndarray, lat: _Lattice, px: int) -> np.ndarray:
+    """The lattice's grid, and a cell round it, warped to ``px`` pixels a cell: its outer boundaries at ``px`` and
+    ``px`` + cols x ``px`` (x), ``px`` and ``px`` + rows x ``px`` (y)."""
+    to_lattice = np.array([[1 / px, 0, lat.c0 - 1.5], [0, 1 / px, lat.r0 - 1.5], [0, 0, 1]])
+    size = (lat.cols * px + 2 * px, lat.rows * px + 2 * px)
+    return cv2.warpPerspective(gray, np.linalg.inv(lat.H @ to_lattice), size, flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
 def _lattice_inks(gray: np.ndarray, lat: _Lattice, px: int, shares: tuple[float, ...]) -> tuple[np.ndarray, ...]:
     """The lattice's grid, and a cell round it, warped to ``px`` pixels a cell with the lighting flattened: ink
     1 on 0, for each of ``shares``. Ink is that share of the way from the paper to the darkest ink within two cells
     (rules are often printed light grey, and glare over part of a photo makes its ink grey), where that ink is
     MIN_CONTRAST grey levels darker than the paper at all (not grain on blank paper). The lattice's outer
     boundaries lie at ``px`` and ``px`` + cols x ``px`` (x), ``px`` and ``px`` + rows x ``px`` (y)."""
-    to_lattice = np.array([[1 / px, 0, lat.c0 - 1.5], [0, 1 / px, lat.r0 - 1.5], [0, 0, 1]])
-    size = (lat.cols * px + 2 * px, lat.rows * px + 2 * px)
-    flat = cv2.warpPerspective(gray, np.linalg.inv(lat.H @ to_lattice), size, flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    flat = _lattice_view(gray, lat, px)
     flat = imaging.flatten(flat, imaging.paper(flat, px, premedian=3))
     paper = float(np.percentile(flat, 80))
     ink = cv2.GaussianBlur(cv2.erode(flat, np.ones((2 * px + 1, 2 * px + 1), np.uint8)).astype(np.float32), (0, 0), px)
@@ -475,7 +484,12 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
     a photo's edge columns, a last row that fits its lattice loosely, or tall letters joined to the rules left
     them out (8x6, 11x12 and 12x8 grids of 8x8, 12x12 and 12x12)."""
     grown = dict.fromkeys(("c0", "c1", "r0", "r1"), 0)
-    rules = _rules(gray, lat, px)
+    dark = _lattice_ink(gray, lat, px)
+    rules = _rule_shares(dark, lat, px)
+    # Motion blur across one set of rules wipes them out while the other set stands (a night photo's ruled 14x14,
+    # shaken up and down, showed its column rules along 0.9 and more of their length and its row rules along
+    # none): a new line is then not asked for rules across it that the grid shows nowhere.
+    lost = _lost(rules, _smear(_lattice_view(gray, lat, px), px))
     while True:
         unruled = np.max(np.r_[rules[0][1:-1], rules[1][1:-1]], initial=0.0) < NO_RULE
         for side, count in grown.items():
@@ -483,7 +497,8 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
                 continue
             bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
             dark, faint = _lattice_inks(gray, bigger, px, (INK_SHARE, FAINT_SHARE))
-            if _closes(dark, faint, side, px) or unruled and _boxed(dark, rules, bigger, side, px):
+            across = not lost[0 if side in ("c0", "c1") else 1]
+            if _closes(dark, faint, side, px, across) or unruled and _boxed(dark, rules, bigger, side, px):
                 lat, grown[side] = bigger, count + 1
                 rules = _rule_shares(dark, lat, px)  # the grown lattice's rules, from the ink just warped
                 break
@@ -519,12 +534,42 @@ def _boxed(dark: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Latt
     return float(np.mean(cells > INKED)) >= 0.5 and bounds.mean() <= APART * centres.mean()
 
 
-def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
+def _lost(rules: tuple[np.ndarray, np.ndarray], smear: tuple[float, float]) -> tuple[bool, bool]:
+    """Whether a lattice's inner row rules, and its inner column rules, were wiped out by motion blur across them
+    while those the other way stand (``rules``: see _rules; ``smear``: see _smear): none shows along half NO_RULE
+    of its length (a night photo's lattice that a line of instructions beside the grid would have grown by
+    showed 0.34 along one), the others show along RULE (median), and the picture is smeared across them (SMEARED:
+    a clean page of a white-on-dark grid turned sideways, whose lattice showed rules one way only, is not)."""
+    inner = [r[1:-1] for r in rules]
+
+    def lost(these: np.ndarray, others: np.ndarray, smeared: float) -> bool:
+        return (these.size > 0 and others.size > 0 and float(these.max()) < NO_RULE / 2
+                and float(np.median(others)) >= RULE and smeared < SMEARED)
+
+    return lost(inner[0], inner[1], smear[0]), lost(inner[1], inner[0], smear[1])
+
+
+def _smear(view: np.ndarray, px: int) -> tuple[float, float]:
+    """How much of the edges of a lattice's letters (``view``: see _lattice_view, ``px`` a cell) a blur across
+    its rows has left, against those across its columns, and the other way round: the energy of the grey
+    levels' gradient down the columns over that along the rows, and its inverse, within the cells clear of
+    their boundaries, where rules run (a night photo of letters shaken up and down: 0.3; unblurred pages about
+    1)."""
+    view = view.astype(np.float32)
+    inside = (np.arange(view.shape[0]) % px >= px // 4) & (np.arange(view.shape[0]) % px < px - px // 4)
+    across = (np.arange(view.shape[1]) % px >= px // 4) & (np.arange(view.shape[1]) % px < px - px // 4)
+    cells = np.ix_(inside, across)
+    along = float(np.mean(cv2.Sobel(view, cv2.CV_32F, 1, 0)[cells] ** 2))
+    down = float(np.mean(cv2.Sobel(view, cv2.CV_32F, 0, 1)[cells] ** 2))
+    return down / max(along, 1e-6), along / max(down, 1e-6)
+
+
+def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int, across: bool = True) -> bool:
     """Whether the outer row or column ``side`` (c0, c1, r0, r1) of a lattice (its ink ``dark``, and ``faint``
     where its rules are looked for: see _lattice_inks) is a line of the grid's ruled cells: the rules between the
     cells run across it (RULE of their length there, FADED where the rule beyond runs its whole length and every
-    cell holds a letter's ink), most of its cells hold ink, not all alike (UNEVEN) and full (SOLID), and a rule
-    closes it on the far side (along BEYOND of its length: glare breaks it)."""
+    cell holds a letter's ink; not asked when not ``across``), most of its cells hold ink, not all alike (UNEVEN)
+    and full (SOLID), and a rule closes it on the far side (along BEYOND of its length: glare breaks it)."""
     FADED, BEYOND, INKED, UNEVEN, SOLID = 0.6, 0.7, 0.03, 0.9, 0.85
     bounds = _across(faint, side, px)
     if side in ("r0", "r1"):  # rows become columns: one check for both
@@ -545,7 +590,7 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int) -> bool:
     # an M; the least inked cell of a line held 0.28-0.55 where the median held 0.48-0.80), while the paper round a
     # white-on-dark panel, turned dark, fills every cell alike (0.88 or 1.0 in each). Blur evens out small
     # letters' ink, but not to a full cell (a small photo's last row, 0.45 to 0.55 in each).
-    return (beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
+    return (beyond >= BEYOND and (not across or np.median(bounds) >= rule) and inked >= 0.5
             and (ink.min() < UNEVEN * np.median(ink) or np.median(ink) < SOLID))
 
 

@@ -361,6 +361,17 @@ def test_a_full_row_of_letters_on_the_lattice_is_a_row_whatever_its_letters_meas
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_ruled_grid_whose_row_rules_motion_blur_wiped_out_is_grown_to_its_frame() -> None:
+    """A night photo of a ruled 14x14 in a thin typewriter face (tools.synth dim 4314), shaken up and down: its
+    column rules show along nine tenths of their length and more, its row rules along none, and its lattice of
+    letters was three columns short. Growing it asked each new column for row rules across it that the grid
+    shows nowhere: found 14x11, its cells cut through the letters, and read as junk."""
+    image, truth = synth.condition_case("dim", 4314)
+    loc = find_grid(image, "night photo")
+    assert (loc.rows, loc.cols) == (14, 14)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 @pytest.mark.parametrize("seed,shape", [(41, (8, 8)), (37, (12, 12)), (248, (12, 12))])
 def test_a_ruled_grid_is_grown_to_its_frame(seed: int, shape: tuple[int, int]) -> None:
     """Small photos of ruled grids (tools.synth condition small): glare over the left two columns of one left
