@@ -166,6 +166,9 @@ hand-lettered "harmony" read "HARMON" at 87."""
 LONGER = 0.05
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
+REPRINT_CONF, REPRINT_FIT, REPRINT_MARGIN = 70.0, 0.25, 0.1
+"""An entry the grid holds as read but read under REPRINT_CONF, or holds nowhere, is the grid word whose print
+fits it at least REPRINT_FIT and by REPRINT_MARGIN better than the reading and any other word (see _reprinted)."""
 WIDE = 1.3
 """An entry's box is wide for what was read in it at this many times the list's median width per character
 (see _lengthened: the box of "watering can" read as "watering" is 1.47 times as wide for each letter)."""
@@ -1875,6 +1878,43 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     return entries, judged, chosen, trusted
 
 
+def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
+    """``reading`` (see _choose) with each listed entry that the grid holds nowhere as read or corrected, or holds
+    as read but was read under REPRINT_CONF, taken as the grid word (see _grid_words), not listed nor part of a
+    listed one, of about as many letters (wordspot.AS_LONG of those the entry's box holds at the list's median
+    width per character), whose print fits it best (see wordspot.word_fits), where it fits at least REPRINT_FIT
+    and by REPRINT_MARGIN better than what was read and than any other such word. A night photo's blurred
+    "Planet" read `Pace` at 0 and "Orbit" `Ove` at 61, chance words of the grid, and "Gravity" `Cealty`, near
+    the grid's SALTY: their print fits PLANET, ORBIT and GRAVITY. Entries the grid's judge corrected or guessed
+    are left to it: a hand-lettered "concert" read `covert`, corrected to CONCERT, fitted a chance NATAL in
+    outline, as hand lettering does any word."""
+    entries, judged, chosen, trusted = reading
+    listed = {grid_key(judged[i][0].word) for i in chosen}
+    printed = _grid_spellings(tuple(letters))
+    words = _grid_words(tuple(letters))
+    judged = list(judged)
+    per_letter = float(np.median([_per_letter(entries[i]) for i in chosen]))
+    for i in chosen:
+        e, (entry, status) = entries[i], judged[i]
+        key = grid_key(entry.word)
+        if not key or status in ("corrected", "guessed") or (status == "exact" and e.conf >= REPRINT_CONF):
+            continue
+        box = tuple(int(round(v)) for v in _word_box(e))
+        held = (box[2] - box[0]) / per_letter
+        free = [w for w in words if w not in listed and not any(w in v or v in w for v in listed)
+                and held / wordspot.AS_LONG <= len(w) <= held * wordspot.AS_LONG]
+        if not free:
+            continue
+        read = grid_key(_after_mark(entry.read) or entry.read) or key
+        fit = wordspot.word_fits(flat, box, e.height, [key, read] + free)
+        best = int(np.argmax(fit[2:])) + 2
+        if fit[best] >= REPRINT_FIT and fit[best] >= np.delete(fit, best).max() + REPRINT_MARGIN:
+            word = free[best - 2]
+            judged[i] = (WordEntry(read=entry.read, word=printed.get(word, word), corrected=True), "corrected")
+            listed = (listed - {key}) | {word}
+    return entries, judged, chosen, trusted
+
+
 def _beside(flat: np.ndarray, box: tuple[int, ...], entry: str, key: str, per_letter: float,
             height: float) -> tuple | None:
     """``box``, of the word ``key`` of a two-word ``entry``, joined to the word of print beside it on the side the
@@ -2119,7 +2159,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
             # a grid word or two by chance are no list, nor words fitted along one line (a title)
             read, reading = spotted, _choose(*spotted, letters, soft)
     if reading[2]:
-        reading = _lengthened(flat, reading, letters, unsure)
+        reading = _reprinted(flat, _lengthened(flat, reading, letters, unsure), letters)
     entries, judged, chosen, _ = reading
     at_edge = False
     if chosen and loc is not None:

@@ -481,6 +481,18 @@ def test_words_after_a_misread_number_are_guessed_from_the_grid(condition, seed,
     assert recovered >= least and spurious <= 1, wl.words
 
 
+def test_an_unsure_entry_is_the_grid_word_its_print_fits():
+    """A night photo's one-column list of 20 (tools.synth dim 4311), read from the true grid: Tesseract read the
+    blurred "Planet" as Pace at 0 and "Orbit" as Ove at 61, chance words of the grid, and "Gravity" as Cealty,
+    near the grid's SALTY; their print fits PLANET, ORBIT and GRAVITY clearly better than what was read (14 of
+    20 words before, 17 now; Mary for Mars, and Spacetime read as two words, stay wrong)."""
+    image, truth = synth.condition_case("dim", 4311)
+    wl = read_word_list(image, find_grid(image, "photo"), truth["grid"], source="photo")
+    words = {grid_key(w) for w in wl.words}
+    recovered, _ = list_score(wl.words, truth["words"])
+    assert {"PLANET", "ORBIT", "GRAVITY"} <= words and "PACE" not in words and recovered >= 17, wl.words
+
+
 def test_a_word_misread_by_several_letters_is_guessed_from_the_grid():
     """Small blurred print loses letters: SOWENR is the grid's SOUVENIR (3 edits of 8), PLAREY its PLANET; a
     string near two grid words equally, or near none within GUESS_SHARE, is not guessed."""
