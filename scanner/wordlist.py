@@ -1836,17 +1836,11 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     from solver.dictionary import inflected
 
     entries, judged, chosen, trusted = reading
-    listed = {grid_key(judged[i][0].word) for i in chosen}
+    listed, per_letter, listing = _listing(reading)
     words = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
     printed = _grid_spellings(tuple(letters))
     judged = list(judged)
-    per_letter = float(np.median([_per_letter(entries[i]) for i in chosen]))
-    for i in chosen:
-        e, (entry, _) = entries[i], judged[i]
-        key = grid_key(entry.word)
-        if not key:
-            continue
-        box = tuple(int(round(v)) for v in _word_box(e))
+    for i, e, entry, _, key, box in listing:
         wide = _per_letter(e) > WIDE * per_letter
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
                  and key in (grid_key(part) for part in p.split())]
@@ -1878,6 +1872,18 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     return entries, judged, chosen, trusted
 
 
+def _listing(reading: tuple) -> tuple[set[str], float, list[tuple]]:
+    """(the grid keys of the listed entries of ``reading`` (see _choose), the list's median width per character
+    read, and for each listed entry with letters: (its index, the entry, its WordEntry, its status, its grid key,
+    the box of its words, see _word_box))."""
+    entries, judged, chosen = reading[:3]
+    listed = {grid_key(judged[i][0].word) for i in chosen}
+    per_letter = float(np.median([_per_letter(entries[i]) for i in chosen]))
+    listing = [(i, entries[i], *judged[i], grid_key(judged[i][0].word),
+                tuple(int(round(v)) for v in _word_box(entries[i]))) for i in chosen]
+    return listed, per_letter, [item for item in listing if item[4]]
+
+
 def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     """``reading`` (see _choose) with each listed entry that the grid holds nowhere as read or corrected, or holds
     as read but was read under REPRINT_CONF, taken as the grid word (see _grid_words), not listed nor part of a
@@ -1889,17 +1895,13 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     are left to it: a hand-lettered "concert" read `covert`, corrected to CONCERT, fitted a chance NATAL in
     outline, as hand lettering does any word."""
     entries, judged, chosen, trusted = reading
-    listed = {grid_key(judged[i][0].word) for i in chosen}
+    listed, per_letter, listing = _listing(reading)
     printed = _grid_spellings(tuple(letters))
     words = _grid_words(tuple(letters))
     judged = list(judged)
-    per_letter = float(np.median([_per_letter(entries[i]) for i in chosen]))
-    for i in chosen:
-        e, (entry, status) = entries[i], judged[i]
-        key = grid_key(entry.word)
-        if not key or status in ("corrected", "guessed") or (status == "exact" and e.conf >= REPRINT_CONF):
+    for i, e, entry, status, key, box in listing:
+        if status in ("corrected", "guessed") or (status == "exact" and e.conf >= REPRINT_CONF):
             continue
-        box = tuple(int(round(v)) for v in _word_box(e))
         held = (box[2] - box[0]) / per_letter
         free = [w for w in words if w not in listed and not any(w in v or v in w for v in listed)
                 and held / wordspot.AS_LONG <= len(w) <= held * wordspot.AS_LONG]
