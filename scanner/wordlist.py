@@ -167,8 +167,9 @@ LONGER = 0.05
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
 REPRINT_CONF, REPRINT_FIT, REPRINT_MARGIN = 70.0, 0.25, 0.1
-"""An entry the grid holds as read but read under REPRINT_CONF, or holds nowhere, is the grid word whose print
-fits it at least REPRINT_FIT and by REPRINT_MARGIN better than the reading and any other word (see _reprinted)."""
+"""An entry of four letters or fewer the grid holds as read but read under REPRINT_CONF, or one it holds nowhere,
+is the grid word whose print fits it at least REPRINT_FIT and by REPRINT_MARGIN better than the reading and any
+other word (see _reprinted)."""
 WIDE = 1.3
 """An entry's box is wide for what was read in it at this many times the list's median width per character
 (see _lengthened: the box of "watering can" read as "watering" is 1.47 times as wide for each letter)."""
@@ -1886,7 +1887,9 @@ def _listing(reading: tuple) -> tuple[set[str], float, list[tuple]]:
 
 def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     """``reading`` (see _choose) with each listed entry that the grid holds nowhere as read or corrected, or holds
-    as read but was read under REPRINT_CONF, taken as the grid word (see _grid_words), not listed nor part of a
+    as read, four letters or fewer (any grid spells such words by chance; a hand-lettered SUITCASE read at 67 is
+    the grid's word, though its print fitted LUGGAGE better in outline), but read under REPRINT_CONF, taken as
+    the grid word (see _grid_words), not listed nor part of a
     listed one, of about as many letters (wordspot.AS_LONG of those the entry's box holds at the list's median
     width per character), whose print fits it best (see wordspot.word_fits), where it fits at least REPRINT_FIT
     and by REPRINT_MARGIN better than what was read and than any other such word. A night photo's blurred
@@ -1900,7 +1903,7 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     words = _grid_words(tuple(letters))
     judged = list(judged)
     for i, e, entry, status, key, box in listing:
-        if status in ("corrected", "guessed") or (status == "exact" and e.conf >= REPRINT_CONF):
+        if status in ("corrected", "guessed") or (status == "exact" and (e.conf >= REPRINT_CONF or len(key) > 4)):
             continue
         held = (box[2] - box[0]) / per_letter
         free = [w for w in words if w not in listed and not any(w in v or v in w for v in listed)
