@@ -556,9 +556,12 @@ def _smear(view: np.ndarray, px: int) -> tuple[float, float]:
     their boundaries, where rules run (a night photo of letters shaken up and down: 0.3; unblurred pages about
     1)."""
     view = view.astype(np.float32)
-    inside = (np.arange(view.shape[0]) % px >= px // 4) & (np.arange(view.shape[0]) % px < px - px // 4)
-    across = (np.arange(view.shape[1]) % px >= px // 4) & (np.arange(view.shape[1]) % px < px - px // 4)
-    cells = np.ix_(inside, across)
+
+    def clear(n: int) -> np.ndarray:  # the pixels of a line of cells a quarter cell or more from its boundaries
+        k = np.arange(n) % px
+        return (k >= px // 4) & (k < px - px // 4)
+
+    cells = np.ix_(clear(view.shape[0]), clear(view.shape[1]))
     along = float(np.mean(cv2.Sobel(view, cv2.CV_32F, 1, 0)[cells] ** 2))
     down = float(np.mean(cv2.Sobel(view, cv2.CV_32F, 0, 1)[cells] ** 2))
     return down / max(along, 1e-6), along / max(down, 1e-6)
