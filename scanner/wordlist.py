@@ -1744,9 +1744,11 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     rare = [w for w in _rare_fours(tuple(letters)) if not any(w in v for v in whole)
             and not any(w in word or word in w for word in listed)]
     words, single = words + rare, single + rare
+    # and last down its columns, more strictly, the others: words the grid spells but for a misread cell (a night
+    # photo's GIRAFFE, at 0.45 and by 0.18) and two-word entries (POLAR BEAR); LABORER took a BEAVER at 0.33
     ink = wordspot.page_ink(crop, h)
     until = allowance.windows
-    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare))
+    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare), True)
     if not spotted and not known and (larger := _larger_print(found, heights, h)) is not None:
         # nothing fits the commonest print, which is then often a line of small print (a night photo's instructions
         # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
@@ -1754,7 +1756,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         h, boxes = larger, of_size(larger)
         ink = wordspot.page_ink(crop, h)
         until = allowance.windows
-        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare))
+        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare), True)
     # a rarer word does not overrule an entry read, however short (PROD took the print of a sideways photo's "map")
     spotted = [(b, w, sure) for b, w, sure in spotted if w not in rare or not any(_overlap(b, r) for r in reopened)]
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among

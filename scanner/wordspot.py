@@ -57,6 +57,7 @@ OUTLINE_FACES = (("LiberationSerif-Regular.ttf", "DejaVuSerif.ttf", "FreeSerif.t
 OUTLINE_FIT = (0.5, 0.15)  # an outline fit (see outline_fits) to be taken, and its margin over any other word
 OUTLINE_SHORT = (4, 0.6, 0.2)  # words this short: their fit and margin to be taken
 COLUMN_FIT = (0.3, 0.1)  # an outline fit to be taken in a blob down a column of the list, and its margin
+COLUMN_STRICT = (0.4, 0.15)  # the other words down a column (see spot's column_strict): their fit and margin
 COLUMN_SHORT = (4, 0.45, 0.2)  # words this short there (ROSE, LAWN, CRAB: a column's short words fit at 0.5)
 AGREED = (-1.0, 0.2, 0.1)
 """A blob down a column of the list whose letters and outline (plus letters, see _both) both fit one word best
@@ -245,7 +246,8 @@ def fits(scores: np.ndarray, words: list[str]) -> np.ndarray:
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
          words: list[str], listed: list[tuple] = (), column_words: list[str] = (),
          until: int | None = None, ink: PageInk | None = None,
-         column_only: frozenset[str] = frozenset()) -> list[tuple[tuple[int, int, int, int], str, float]]:
+         column_only: frozenset[str] = frozenset(),
+         column_strict: bool = False) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
     that one of ``words`` (upper-case letters only) fits (see _taken). A box that starts with a mark set off by
     a dip in its ink (a bullet or an entry number, see _after_leader) is also tried from each such dip where a word
@@ -268,7 +270,8 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     (ink.windows) from which no further box is tried (an unreadable list's 40 blobs cost seconds; counted in work,
     not time, the same blobs are tried on any machine and under any load).
     ``ink``: the page_ink of ``flat`` at ``letter_px`` from an earlier call, with its boxes' letter scores.
-    ``column_only``: those of ``words`` (and ``column_words``) taken only down a column of the list."""
+    ``column_only``: those of ``words`` (and ``column_words``) taken only down a column of the list.
+    ``column_strict``: the other ``words`` too are matched down the columns last, at COLUMN_STRICT (OUTLINE_SHORT)."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
@@ -328,6 +331,10 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
                              COLUMN_FIT, COLUMN_SHORT)  # each blob taken so puts the next one down in the column
                        or match(_agreed(column, fits, words), words, (AGREED[2], 0.0), (0, AGREED[2], 0.0))):
             sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in more]
+    others = [w for w in words if w not in column_words] if column_strict else []
+    while others and (more := match(_down_column(rest, sure, listed, words, others, letter_px), words,
+                                    COLUMN_STRICT, OUTLINE_SHORT)):
+        sure += [(i, box, word, min(fit, 1.0)) for i, box, word, fit in more]
     return [(box, word, p) for _, box, word, p in _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)]
 
 
