@@ -484,8 +484,7 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
     a photo's edge columns, a last row that fits its lattice loosely, or tall letters joined to the rules left
     them out (8x6, 11x12 and 12x8 grids of 8x8, 12x12 and 12x12)."""
     grown = dict.fromkeys(("c0", "c1", "r0", "r1"), 0)
-    dark = _lattice_ink(gray, lat, px)
-    rules = _rule_shares(dark, lat, px)
+    rules = _rules(gray, lat, px)
     # Motion blur across one set of rules wipes them out while the other set stands (a night photo's ruled 14x14,
     # shaken up and down, showed its column rules along 0.9 and more of their length and its row rules along
     # none): a new line is then not asked for rules across it that the grid shows nowhere.

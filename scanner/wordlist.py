@@ -1744,11 +1744,11 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     rare = [w for w in _rare_fours(tuple(letters)) if not any(w in v for v in whole)
             and not any(w in word or word in w for word in listed)]
     words, single = words + rare, single + rare
-    # and last down its columns, more strictly, the others: words the grid spells but for a misread cell (a night
-    # photo's GIRAFFE, at 0.45 and by 0.18) and two-word entries (POLAR BEAR); LABORER took a BEAVER at 0.33
     ink = wordspot.page_ink(crop, h)
     until = allowance.windows
-    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare), True)
+    # and last down its columns, more strictly, the others (column_strict): words the grid spells but for a
+    # misread cell (a night photo's GIRAFFE, at 0.45 and by 0.18) and two-word entries (POLAR BEAR)
+    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare), column_strict=True)
     if not spotted and not known and (larger := _larger_print(found, heights, h)) is not None:
         # nothing fits the commonest print, which is then often a line of small print (a night photo's instructions
         # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
@@ -1756,7 +1756,8 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         h, boxes = larger, of_size(larger)
         ink = wordspot.page_ink(crop, h)
         until = allowance.windows
-        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare), True)
+        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare),
+                                column_strict=True)
     # a rarer word does not overrule an entry read, however short (PROD took the print of a sideways photo's "map")
     spotted = [(b, w, sure) for b, w, sure in spotted if w not in rare or not any(_overlap(b, r) for r in reopened)]
     # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
@@ -1891,10 +1892,10 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     """``reading`` (see _choose) with each listed entry that the grid holds nowhere as read or corrected, or holds
     as read, four letters or fewer (any grid spells such words by chance; a hand-lettered SUITCASE read at 67 is
     the grid's word, though its print fitted LUGGAGE better in outline), but read under REPRINT_CONF, taken as
-    the grid word (see _grid_words), not listed nor part of a
-    listed one, of about as many letters (wordspot.AS_LONG of those the entry's box holds at the list's median
-    width per character), whose print fits it best (see wordspot.word_fits), where it fits at least REPRINT_FIT
-    and by REPRINT_MARGIN better than what was read and than any other such word. A night photo's blurred
+    the grid word (see _grid_words), not listed nor part of a listed one, of about as many letters
+    (wordspot.AS_LONG of those the entry's box holds at the list's median width per character), whose print fits
+    it best (see wordspot.word_fits), where it fits at least REPRINT_FIT and by REPRINT_MARGIN better than what
+    was read and than any other such word. A night photo's blurred
     "Planet" read `Pace` at 0 and "Orbit" `Ove` at 61, chance words of the grid, and "Gravity" `Cealty`, near
     the grid's SALTY: their print fits PLANET, ORBIT and GRAVITY. Entries the grid's judge corrected or guessed
     are left to it: a hand-lettered "concert" read `covert`, corrected to CONCERT, fitted a chance NATAL in
