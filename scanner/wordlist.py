@@ -75,6 +75,11 @@ MEASURED_WIDTH = 2.0
 """Letter heights: with no entry read, the list's print size is measured again on the blobs this wide at the
 first measure (a narrower one is as often an entry's number, a bullet or a piece of a frame; one more or less
 moved the measure a pixel, and blurred print fits otherwise at that scale)."""
+RECUT = 1.33
+"""With no entry read, the page's blobs are cut at the letter height Tesseract's page is scaled for; where the print
+measured in them is larger by this factor, they are cut again at the print's own (a night photo's list of 35 px
+typewriter letters, cut at 24 px, fell apart into pieces of words: 5 of 20 words, 7 cut again). Not where it is
+smaller: cut at its own size, the blurred 16 px print of another fell apart instead (8 of 12 words, 3 cut again)."""
 TAIL_AFTER, TAIL_LETTERS = 6, (3, 4)  # see _grid_spellings
 UNSURE_LETTERS = (6, 12)
 """Lengths of the words spotting also looks for where the grid spells them with an unsure cell read as one of
@@ -166,6 +171,11 @@ hand-lettered "harmony" read "HARMON" at 87."""
 LONGER = 0.05
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
+INSIDE_FIT = 0.3
+"""An entry the grid spells only as part of one longer, commoner word that is not listed is that word where its
+print fits the word at most this much worse than what was read (see _lengthened): a letter dropped by Tesseract
+leaves a string the grid holds only because it holds the word (RABBI of a night photo's "Rabbit", read at 88), and
+word_fits favours the shorter word (0.47 against 0.28 there)."""
 REPRINT_CONF, REPRINT_FIT, REPRINT_MARGIN = 70.0, 0.25, 0.1
 """An entry of four letters or fewer the grid holds as read but read under REPRINT_CONF, or one it holds nowhere,
 is the grid word whose print fits it at least REPRINT_FIT and by REPRINT_MARGIN better than the reading and any
@@ -1714,10 +1724,12 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # the print of the list's own words, or with none read the commonest print: a title or a heading is not it
     if known:
         h = float(np.median(heights[known]))
-    else:  # measured again on the blobs as wide as a word at that size, not a number or a bullet
-        h = _commonest_print(heights, np.ones(len(boxes), bool))[0]
-        wide = np.array([b[2] - b[0] >= MEASURED_WIDTH * h for b in boxes])
-        h = _commonest_print(heights, wide if wide.any() else np.ones(len(boxes), bool))[0]
+    else:
+        h = _print_height(boxes, heights)
+        if h > RECUT * text_h:  # blobs cut at the guessed size: cut again at the print's own
+            boxes = wordspot.word_boxes(crop, h) or boxes
+            heights = wordspot.letter_heights(crop, boxes)
+            h = _print_height(boxes, heights)
     found = boxes
 
     def of_size(h: float) -> list[tuple[int, int, int, int]]:
@@ -1771,6 +1783,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _print_height(boxes: list[tuple[int, int, int, int]], heights: np.ndarray) -> float:
+    """The letter height of the commonest print among ``boxes`` (see _commonest_print), measured again on the
+    boxes as wide as a word at that size, not a number or a bullet."""
+    h = _commonest_print(heights, np.ones(len(boxes), bool))[0]
+    wide = np.array([b[2] - b[0] >= MEASURED_WIDTH * h for b in boxes])
+    return _commonest_print(heights, wide if wide.any() else np.ones(len(boxes), bool))[0]
 
 
 def _commonest_print(heights: np.ndarray, of: np.ndarray) -> tuple[float, int]:
@@ -1829,7 +1849,10 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     is no word need only fit about as well as the word. An entry read surely (WORDLIKE_CONF) only for a word
     SURE_LONGER_ZIPF commoner than what was read (HARMON of HARMONY at 87). Not its plural or past form: lists
     are mostly singular, and a misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a
-    word few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen). And any entry,
+    word few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen). An entry the grid
+    spells only as part of one such word, commoner than the entry and not two words, however surely read, is that
+    word where its print fits it at most INSIDE_FIT worse (RABBI and AILING of night photos' RABBIT and SAILING;
+    not CRUISE, which a chance R after it makes CRUISER, nor POLAR BEAR, POLAR BEARD). And any entry,
     however surely read, whose box is WIDE for what was read in it, that is one word of the one two-word entry
     the grid spells with it (see _grid_spellings), not listed, is taken as that entry where its print fits the
     entry better by LONGER: Tesseract read "watering" in the box of "watering can" (and "museum" in a box that a
@@ -1861,19 +1884,36 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         # a number read as letters is no part of what was read ("te. FENCING", 12. misread, is not nine
         # letters: a chance FENCING POLO fitted the box, number and all, better than FENCING)
         read = max(len(key), len(grid_key(_after_mark(entry.read) or entry.read)))
-        longer = [w for w in words if _within(key, w) and len(w) > len(key) and len(w) - read <= (3 if wide else 2)
-                  and w not in listed and not inflected(w, key)
-                  and zipf_frequency(printed.get(w, w).lower(), "en") >= least]
+        common = {w: zipf_frequency(printed.get(w, w).lower(), "en") for w in words if _within(key, w)
+                  and len(w) > len(key) and len(w) - read <= (3 if wide else 2) and w not in listed
+                  and not inflected(w, key)}
+        holding = [w for w, z in common.items() if z > max(LONGER_ZIPF, zipf_frequency(key.lower(), "en"))
+                   and key in w and " " not in printed.get(w, w) and _only_inside(tuple(letters), key, w)]
+        longer = [w for w, z in common.items() if z >= least or w in holding]
         if not longer:
             continue
-        fit = wordspot.word_fits(flat, box, e.height, [key] + longer)
-        best = int(np.argmax(fit[1:])) + 1
+        fits = wordspot.word_fits(flat, box, e.height, [key] + longer)
+        as_read, fit = fits[0], dict(zip(longer, fits[1:]))
+        best = max((w for w in longer if common[w] >= least), key=fit.get, default=None)
         # a reading that is no word is a fragment: the word need only fit about as well (ANJO of BANJO, 0.35 to 0.36)
-        if fit[best] >= fit[0] + (LONGER if _words(entry.word) else -LONGER):
-            word = printed.get(longer[best - 1], longer[best - 1])
-            judged[i] = (WordEntry(read=entry.read, word=word, corrected=True), "corrected")
-            listed.add(longer[best - 1])
+        if len(holding) == 1 and fit[holding[0]] >= as_read - INSIDE_FIT:
+            best = holding[0]
+        elif best is None or fit[best] < as_read + (LONGER if _words(entry.word) else -LONGER):
+            continue
+        judged[i] = (WordEntry(read=entry.read, word=printed.get(best, best), corrected=True), "corrected")
+        listed.add(best)
     return entries, judged, chosen, trusted
+
+
+@functools.lru_cache(maxsize=256)
+def _only_inside(letters: tuple[str, ...], key: str, word: str) -> bool:
+    """Whether the grid spells ``key`` and spells it only as part of ``word``: every straight run of its letters
+    lies within a run of the word's."""
+    from solver import solve
+
+    runs = {r.word: [frozenset(map(tuple, o.cells)) for o in r.occurrences]
+            for r in solve(list(letters), [key, word])}
+    return bool(runs.get(key)) and all(any(k <= w for w in runs.get(word, ())) for k in runs[key])
 
 
 def _listing(reading: tuple) -> tuple[set[str], float, list[tuple]]:
@@ -1892,7 +1932,8 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     """``reading`` (see _choose) with each listed entry that the grid holds nowhere as read or corrected, or holds
     as read, four letters or fewer (any grid spells such words by chance; a hand-lettered SUITCASE read at 67 is
     the grid's word, though its print fitted LUGGAGE better in outline), but read under REPRINT_CONF, taken as
-    the grid word (see _grid_words), not listed nor part of a listed one, of about as many letters
+    the grid word (see _grid_words, or a long one the grid spells but for a misread cell, _near_grid_words: the
+    print of a night photo's "Jupiter", read `per`), not listed nor part of a listed one, of about as many letters
     (wordspot.AS_LONG of those the entry's box holds at the list's median width per character), whose print fits
     it best (see wordspot.word_fits), where it fits at least REPRINT_FIT and by REPRINT_MARGIN better than what
     was read and than any other such word. A night photo's blurred
@@ -1903,7 +1944,7 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     entries, judged, chosen, trusted = reading
     listed, per_letter, listing = _listing(reading)
     printed = _grid_spellings(tuple(letters))
-    words = _grid_words(tuple(letters))
+    words = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters))
     judged = list(judged)
     for i, e, entry, status, key, box in listing:
         if status in ("corrected", "guessed") or (status == "exact" and (e.conf >= REPRINT_CONF or len(key) > 4)):

@@ -1197,6 +1197,45 @@ def test_an_entry_read_longer_than_its_correction_may_be_a_longer_word():
     assert recovered == 12 and spurious == 0
 
 
+def test_a_string_the_grid_spells_only_inside_a_longer_word_is_told_from_one_it_spells_apart():
+    """RABBI is inside the grid's RABBIT wherever the grid spells it; placed apart as well, it is a word of its own."""
+    grid = ["QRABBITXZQ", "XZQXZQXZQX", "QXZQXZQXZQ"]
+    assert wordlist._only_inside(tuple(grid), "RABBI", "RABBIT")
+    assert not wordlist._only_inside(tuple(grid[:2] + ["IBBARQXZQX"]), "RABBI", "RABBIT")
+    assert not wordlist._only_inside(tuple(grid), "ZEBRA", "RABBIT")  # not spelt at all
+
+
+def test_a_night_photos_entry_read_a_letter_short_is_the_word_the_grid_holds_it_in():
+    """A night photo's list of 16 animals (tools.synth dim 4308): Tesseract reads "Rabbit" as RABBI at 88, a word
+    the grid spells only as part of its RABBIT, and word_fits favours the shorter word (0.47 against 0.28). The
+    entry is RABBIT, not RABBI (9 of 16 words and two not listed before; 10 and one after)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 4308)
+    keys = {grid_key(w) for w in solve_image(image, source="dim 4308", words=None)[0].word_list.words}
+    assert "RABBIT" in keys and "RABBI" not in keys
+
+
+def test_a_night_photos_list_in_large_print_is_spotted_at_its_own_size():
+    """A night photo of a boxed list of 20 in a large thin typewriter face (tools.synth dim 4511) that Tesseract reads
+    nothing of: the spotter cut its blobs at the size Tesseract's page is scaled for, 24 px, where its print is
+    35 px, and the words fell apart into pieces (5 words). Cut again at the print's own size: at least 7, at most
+    one entry not listed."""
+    recovered, spurious = _list_read_from_photo("dim", 4511)
+    assert recovered >= 7 and spurious <= 1
+
+
+def test_an_entry_read_as_junk_may_be_a_long_word_the_grid_holds_but_for_a_cell():
+    """A night photo's list of 20 (tools.synth dim 4311): "Jupiter" is read `per` at 42, and the grid, before its
+    repair, spells JUPITER but for a misread cell. The print fits JUPITER (0.74; `per` -0.36, any grid word 0.36
+    at most), so the entry is JUPITER."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 4311)
+    keys = {grid_key(w) for w in solve_image(image, source="dim 4311", words=None)[0].word_list.words}
+    assert "JUPITER" in keys
+
+
 def test_two_listed_words_a_column_apart_are_not_joined_where_the_grid_nearly_runs_them_together():
     """A lower-case list in three columns (tools.synth lowercase 3308): "passport" and, a column on, "visa" are
     each a grid word as read, and the grid's PASSPORT runs on into ASSA, two letters off VISA; joined, they were
