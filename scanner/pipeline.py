@@ -242,7 +242,7 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
                 others = [other for j, other in enumerate(locations) if j != index]
                 try:
                     word_list = read_word_list(image, loc, rows_read, source=source, engine=engine,
-                                               other_grids=others, seconds=seconds, unsure=reading.unsure())
+                                               other_grids=others, seconds=seconds, unsure=reading.unsure(), busy=busy)
                 except NoWordsError:
                     puzzle_words_source = "none"
             timings["words"] = _ms(t0)

@@ -2049,7 +2049,7 @@ def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarra
 
 
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
-                   other_grids=(), seconds: float | None = None, unsure: tuple = ()) -> WordList:
+                   other_grids=(), seconds: float | None = None, unsure: tuple = (), busy: float = 1.0) -> WordList:
     """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
 
     ``loc=None`` reads the whole image as the list (``--words-image``; any grid found on it is masked out).
@@ -2058,8 +2058,9 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     what it has read (a page of fabric or noise is read as thousands of specks). A list that runs on to the edge
     of the part of the page read (REACH grid sizes round the grid) is read again from WIDE_REACH round it, and the
     longer reading kept. ``unsure``: (row, column, letter) of what cells read unsurely may be instead (see
-    _unsure_words). Raises NoWordsError when no list is found or what is found is neither vouched for by the
-    grid nor reads as a list of words.
+    _unsure_words). ``busy``: how much slower than its CPU time the machine runs (see pipeline.BUSY); the follow-up
+    reads' own time, LOOK_SECONDS, is stretched by it. Raises NoWordsError when no list is found or what is found
+    is neither vouched for by the grid nor reads as a list of words.
     """
     deadline = None if seconds is None else time.monotonic() + seconds
 
@@ -2076,12 +2077,14 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
     spotting = _Allowance(SPOT_WINDOWS)
-    first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH)
+    look = LOOK_SECONDS * busy
+    first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH, look=look)
     if not first[2]:  # no list at the page's letter size: its small print, if any, read at its own
-        first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH, small=True) or first
+        first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH, small=True,
+                           look=look) or first
     entries, judged, chosen, T, at_edge, _ = first
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
-        wider = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, WIDE_REACH)
+        wider = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, WIDE_REACH, look=look)
         if len(wider[2]) > len(chosen):
             entries, judged, chosen, T = _with_first(wider, first, letters)
     if not chosen:
@@ -2113,11 +2116,12 @@ def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_E
 
 def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], unsure: tuple, engine,
                left: Callable[[], float | None], spotting: _Allowance, reach: float,
-               small: bool = False) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool] | None:
+               small: bool = False, look: float = LOOK_SECONDS
+               ) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool] | None:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
     EDGE_LINES lines of an edge where the read page was cut, whether its print is soft) of the list read from the
     page cut to ``reach`` grid sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left;
-    ``spotting``: the word spotter's)."""
+    ``spotting``: the word spotter's; ``look``: each follow-up read's own time, see _floored)."""
     pitch = None
     if loc is not None:
         c = np.asarray(loc.corners, np.float64)
@@ -2161,8 +2165,8 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # ground was read for 4 s as 800 scraps of it, never reaching the list; a night photo's JPEG grain, read
         # as 350 scraps, took the list's time and left the page near the grid, which held three words, unread).
         near = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        for psm, places, floor in ((11, [(q.min(axis=0) - near, q.max(axis=0) + near)], LOOK_SECONDS),
-                                   (6, _sides(*grid_box, near), LOOK_SECONDS)):
+        for psm, places, floor in ((11, [(q.min(axis=0) - near, q.max(axis=0) + near)], look),
+                                   (6, _sides(*grid_box, near), look)):
             if len(reading[2]) < LIST_LEAST:
                 budget = _floored(left, floor)
                 again = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, budget())],
@@ -2175,7 +2179,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # (boxed lists, first or last rows) and words with descenders (Poppy) that a block read finds; each entry
         # keeps the better of its two readings.
         lo, hi, h = _block(reading[0], reading[2], BLOCK_LINES)
-        budget = _floored(left, LOOK_SECONDS)  # the block and the page round it get their own time
+        budget = _floored(left, look)  # the block and the page round it get their own time
         read, reading = merge_block(read, reading, lo, hi, budget)
         read_lo, read_hi = np.maximum(lo, 0), np.minimum(hi, size)
         for _ in range(RUN_ON_READS):
