@@ -1887,8 +1887,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         common = {w: zipf_frequency(printed.get(w, w).lower(), "en") for w in words if _within(key, w)
                   and len(w) > len(key) and len(w) - read <= (3 if wide else 2) and w not in listed
                   and not inflected(w, key)}
-        holding = [w for w, z in common.items() if z > max(LONGER_ZIPF, zipf_frequency(key.lower(), "en"))
-                   and key in w and " " not in printed.get(w, w) and _only_inside(tuple(letters), key, w)]
+        above = max(LONGER_ZIPF, zipf_frequency(key.lower(), "en"))
+        holding = [w for w, z in common.items() if z > above and key in w and " " not in printed.get(w, w)
+                   and _only_inside(tuple(letters), key, w)]
         longer = [w for w, z in common.items() if z >= least or w in holding]
         if not longer:
             continue
@@ -2165,10 +2166,9 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # ground was read for 4 s as 800 scraps of it, never reaching the list; a night photo's JPEG grain, read
         # as 350 scraps, took the list's time and left the page near the grid, which held three words, unread).
         near = 0.5 * float(max(q.max(axis=0) - q.min(axis=0)))
-        for psm, places, floor in ((11, [(q.min(axis=0) - near, q.max(axis=0) + near)], look),
-                                   (6, _sides(*grid_box, near), look)):
+        for psm, places in ((11, [(q.min(axis=0) - near, q.max(axis=0) + near)]), (6, _sides(*grid_box, near))):
             if len(reading[2]) < LIST_LEAST:
-                budget = _floored(left, floor)
+                budget = _floored(left, look)
                 again = _judge([b for lo, hi in places for b in _crop_boxes(flat, lo, hi, engine, psm, budget())],
                                letters)
                 found = _choose(*again, letters, soft)
