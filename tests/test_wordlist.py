@@ -1137,13 +1137,13 @@ def test_two_words_of_an_entry_read_apart_are_joined_whatever_their_boxes():
     assert "ROADTRIP" in words and "ROAD" not in words and "TRIP" not in words, words
 
 
-def _list_read_from_photo(condition: str, seed: int) -> tuple[int, int]:
+def _list_read_from_photo(condition: str, seed: int, engine=None) -> tuple[int, int]:
     """(listed words read, entries not listed) of the list the pipeline reads, with no words given, from the
-    generated page ``condition`` ``seed`` (tools.synth)."""
+    generated page ``condition`` ``seed`` (tools.synth), by ``engine`` (None: the default one)."""
     from scanner.pipeline import solve_image
 
     image, truth = synth.condition_case(condition, seed)
-    puzzle = solve_image(image, source=f"{condition} {seed}", words=None)[0]
+    puzzle = solve_image(image, source=f"{condition} {seed}", words=None, engine=engine)[0]
     return list_score(puzzle.word_list.words, truth["words"])
 
 
@@ -1251,12 +1251,9 @@ def test_a_night_photo_whose_grain_takes_the_list_time_is_read_near_its_grid():
     (none before). Run on a machine so slow that the page does take all of it (_SlowPageEngine): how far each
     read gets in its time is the machine's, and on a slow day the real clock cut this page's reads short."""
     from scanner.engine import get_engine
-    from scanner.pipeline import solve_image
 
-    image, truth = synth.condition_case("dim", 3408)
-    puzzle = solve_image(image, source="dim 3408", words=None, engine=_SlowPageEngine(get_engine()))[0]
-    recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
-    assert recovered >= 3 and spurious == 0, puzzle.word_list.words
+    recovered, spurious = _list_read_from_photo("dim", 3408, _SlowPageEngine(get_engine()))
+    assert recovered >= 3 and spurious == 0
 
 
 def test_a_hand_lettered_numbered_list_keeps_to_its_words():
