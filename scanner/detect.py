@@ -232,10 +232,12 @@ def _candidates(image: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray
     lattices = _search(work)
     if small.ndim == 2:
         return small, work, None, lattices
+    bright, dark = imaging.extremes(small)
+    if np.array_equal(bright, dark):  # grey stored as colour: its channels show nothing the grey does not
+        return small, work, None, lattices
     # Pen marks (circled words) are coloured, print mostly is not: in the brightest channel they vanish.
     # (Also a second chance when nothing was found at all.)
     best = max(lattices, key=lambda g: g.nodes, default=None)
-    bright, dark = imaging.extremes(small)
     if best is None or _coloured_ink(bright, dark, best.corners()):
         lattices += _search(bright)
     if best is None and not lattices:  # print in colour (red or blue letters) is darkest in its darkest channel

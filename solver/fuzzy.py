@@ -24,24 +24,23 @@ def find_fuzzy(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
         allowed = min(max_mismatches, (len(p) - 1) // 2)
         if allowed < 1:
             continue
-        wanted = np.array([ord(ch) for ch in p], dtype=np.int64)
+        n = len(p) - 1
+        # Shifted views of a padded grid instead of index arithmetic: no arrays the size of the grid per letter.
+        padded = np.pad(grid.codes, n, mode="wrap" if wrap else "constant")
         for d in directions:
             dr, dc = DIRECTIONS[d]
-            n = len(p) - 1
             if wrap:
                 if len(p) > wrap_period(grid.shape, d):
                     continue
                 valid = np.ones(grid.shape, dtype=bool)
             else:
                 valid = (0 <= r + n * dr) & (r + n * dr < rows) & (0 <= c + n * dc) & (c + n * dc < cols)
-            reads = np.stack([grid.codes[(r + i * dr) % rows, (c + i * dc) % cols] for i in range(len(p))])
-            wrong = reads != wanted[:, None, None]
-            count = wrong.sum(axis=0)
+            views = [padded[n + i * dr:n + i * dr + rows, n + i * dc:n + i * dc + cols] for i in range(len(p))]
+            count = sum(view != ord(ch) for view, ch in zip(views, p))
             for r0, c0 in zip(*(a.tolist() for a in np.nonzero(valid & (count <= allowed)))):
-                misses = tuple(
-                    Mismatch(((r0 + i * dr) % rows, (c0 + i * dc) % cols), grid.tile(int(reads[i, r0, c0])),
-                             grid.tile(ord(p[i])))
-                    for i in np.flatnonzero(wrong[:, r0, c0]).tolist())
+                misses = tuple(Mismatch(((r0 + i * dr) % rows, (c0 + i * dc) % cols), grid.tile(int(view[r0, c0])),
+                                        grid.tile(ord(ch)))
+                               for i, (view, ch) in enumerate(zip(views, p)) if view[r0, c0] != ord(ch))
                 occ = Occurrence((r0, c0), d, len(p), grid.shape, misses)
                 scored.append((_cost(misses, alternatives), len(misses), occ.start, READING_ORDER.index(d), occ))
     scored.sort(key=lambda s: s[:4])

@@ -220,7 +220,6 @@ def test_no_grid(kind: str) -> None:
         "photo-like": _photo_like,
         "prose": _text_page,
     }[kind]()
-    assert find_grids(image) == []
     with pytest.raises(NoGridError, match=f"^no letter grid found in {kind}.png$"):
         find_grid(image, f"{kind}.png")
 
