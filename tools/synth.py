@@ -164,20 +164,20 @@ def _try_place(rng: np.random.Generator, cells: np.ndarray, word: str, letters: 
                directions: tuple[str, ...]) -> Placement | None:
     rows, cols = cells.shape
     n = len(letters)
-    options = []
+    r, c = np.indices(cells.shape)
+    options = []  # by direction, then start cell in reading order
     for name in directions:
         dr, dc = DIRECTIONS[name]
-        for r in range(rows):
-            for c in range(cols):
-                er, ec = r + dr * (n - 1), c + dc * (n - 1)
-                if not (0 <= er < rows and 0 <= ec < cols):
-                    continue
-                path = [(r + dr * i, c + dc * i) for i in range(n)]
-                if all(cells[p] in ("", ch) for p, ch in zip(path, letters)):
-                    options.append((name, path))
+        fits = (0 <= r + dr * (n - 1)) & (r + dr * (n - 1) < rows) & (0 <= c + dc * (n - 1)) & (c + dc * (n - 1) < cols)
+        for i, ch in enumerate(letters):
+            cell = cells[np.clip(r + dr * i, 0, rows - 1), np.clip(c + dc * i, 0, cols - 1)]
+            fits &= (cell == "") | (cell == ch)
+        options += [(name, r0, c0) for r0, c0 in zip(*(a.tolist() for a in np.nonzero(fits)))]
     if not options:
         return None
-    name, path = options[rng.integers(len(options))]
+    name, r0, c0 = options[rng.integers(len(options))]
+    dr, dc = DIRECTIONS[name]
+    path = [(r0 + dr * i, c0 + dc * i) for i in range(n)]
     for p, ch in zip(path, letters):
         cells[p] = ch
     return Placement(word, path[0], path[-1], name, tuple(path))
