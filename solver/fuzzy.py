@@ -7,6 +7,7 @@ A hit may have at most ``max_mismatches`` disagreeing cells, and a strict majori
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from solver.grid import DIRECTIONS, READING_ORDER, Grid, wrap_period
 from solver.results import Mismatch, Occurrence
@@ -25,8 +26,12 @@ def find_fuzzy(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
         if allowed < 1:
             continue
         n = len(p) - 1
-        # Shifted views of a padded grid instead of index arithmetic: no arrays the size of the grid per letter.
         padded = np.pad(grid.codes, n, mode="wrap" if wrap else "constant")
+        # views[i][dr + 1, dc + 1]: the grid shifted i cells in direction (dr, dc); one strided view for all 8
+        s0, s1 = padded.strides
+        views = [as_strided(padded[n - i:, n - i:], (3, 3, rows, cols), (i * s0, i * s1, s0, s1))
+                 for i in range(len(p))]
+        count = sum(view != ord(ch) for view, ch in zip(views, p))
         for d in directions:
             dr, dc = DIRECTIONS[d]
             if wrap:
@@ -35,12 +40,10 @@ def find_fuzzy(grid: Grid, patterns: list[str], directions: list[str], wrap: boo
                 valid = np.ones(grid.shape, dtype=bool)
             else:
                 valid = (0 <= r + n * dr) & (r + n * dr < rows) & (0 <= c + n * dc) & (c + n * dc < cols)
-            views = [padded[n + i * dr:n + i * dr + rows, n + i * dc:n + i * dc + cols] for i in range(len(p))]
-            count = sum(view != ord(ch) for view, ch in zip(views, p))
-            for r0, c0 in zip(*(a.tolist() for a in np.nonzero(valid & (count <= allowed)))):
-                misses = tuple(Mismatch(((r0 + i * dr) % rows, (c0 + i * dc) % cols), grid.tile(int(view[r0, c0])),
-                                        grid.tile(ord(ch)))
-                               for i, (view, ch) in enumerate(zip(views, p)) if view[r0, c0] != ord(ch))
+            for r0, c0 in zip(*(a.tolist() for a in np.nonzero(valid & (count[dr + 1, dc + 1] <= allowed)))):
+                misses = tuple(Mismatch(((r0 + i * dr) % rows, (c0 + i * dc) % cols),
+                                        grid.tile(int(view[dr + 1, dc + 1, r0, c0])), grid.tile(ord(ch)))
+                               for i, (view, ch) in enumerate(zip(views, p)) if view[dr + 1, dc + 1, r0, c0] != ord(ch))
                 occ = Occurrence((r0, c0), d, len(p), grid.shape, misses)
                 scored.append((_cost(misses, alternatives), len(misses), occ.start, READING_ORDER.index(d), occ))
     scored.sort(key=lambda s: s[:4])
