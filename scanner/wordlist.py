@@ -1128,6 +1128,30 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
     return out_entries, out_judged
 
 
+def _rejoined(reading: tuple, letters: list[str]) -> tuple:
+    """``reading`` (see _choose) with two listed entries side by side, a word gap apart or less, whose words joined
+    the grid spells as read, 6 letters or more, made one entry, where not both were read as the grid holds them:
+    Tesseract splits a word at a hyphen, and the parts become grid words only once judged on their print (a night
+    photo's "Space-Time", read `Sgacy` and `Tim`, then SPACE and TIME)."""
+    entries, judged, chosen, trusted = reading
+    judged, chosen = list(judged), list(chosen)
+    for i in list(chosen):
+        for j in list(chosen):
+            a, b = entries[i], entries[j]
+            if i == j or i not in chosen or j not in chosen or {judged[i][1], judged[j][1]} == {"exact"}:
+                continue
+            h = min(a.height, b.height)
+            beside = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) >= 0.5 * h
+            if not (beside and 0 <= b.box[0] - a.box[2] < ENTRY_GAP * h):
+                continue
+            words = f"{judged[i][0].word} {judged[j][0].word}"
+            verdict = correct_entries([(f"{a.raw} {b.raw}", words)], letters, [min(a.conf, b.conf)])[0]
+            if verdict[1] == "exact" and len(grid_key(words)) >= 6:
+                judged[i] = (WordEntry(read=verdict[0].read, word=verdict[0].word, corrected=True), "corrected")
+                chosen.remove(j)
+    return entries, judged, chosen, trusted
+
+
 def _split_unmatched(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
     """Split multi-word entries the grid does not know (list columns read as one line: "summer robot") into
     their words when all of them, or all but one, are in the grid. Words of under three letters go (a list's
@@ -2212,7 +2236,7 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
             # a grid word or two by chance are no list, nor words fitted along one line (a title)
             read, reading = spotted, _choose(*spotted, letters, soft)
     if reading[2]:
-        reading = _reprinted(flat, _lengthened(flat, reading, letters, unsure), letters)
+        reading = _rejoined(_reprinted(flat, _lengthened(flat, reading, letters, unsure), letters), letters)
     entries, judged, chosen, _ = reading
     at_edge = False
     if chosen and loc is not None:

@@ -2,6 +2,7 @@
 synthetic pages and on the third-party corpus."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -1225,15 +1226,29 @@ def test_a_night_photos_list_in_large_print_is_spotted_at_its_own_size():
     assert recovered >= 7 and spurious <= 1
 
 
+@functools.cache
+def _night_list_4311() -> tuple[str, ...]:
+    """The words of the list the pipeline reads, with none given, from a night photo's list of 20 (tools.synth
+    dim 4311)."""
+    from scanner.pipeline import solve_image
+
+    image, _ = synth.condition_case("dim", 4311)
+    return tuple(solve_image(image, source="dim 4311", words=None)[0].word_list.words)
+
+
 def test_an_entry_read_as_junk_may_be_a_long_word_the_grid_holds_but_for_a_cell():
     """A night photo's list of 20 (tools.synth dim 4311): "Jupiter" is read `per` at 42, and the grid, before its
     repair, spells JUPITER but for a misread cell. The print fits JUPITER (0.74; `per` -0.36, any grid word 0.36
     at most), so the entry is JUPITER."""
-    from scanner.pipeline import solve_image
+    assert "JUPITER" in {grid_key(w) for w in _night_list_4311()}
 
-    image, truth = synth.condition_case("dim", 4311)
-    keys = {grid_key(w) for w in solve_image(image, source="dim 4311", words=None)[0].word_list.words}
-    assert "JUPITER" in keys
+
+def test_a_word_split_at_its_hyphen_is_one_entry_once_its_parts_are_read():
+    """The same night list's "Space-Time" is read as two entries side by side, `Sgacy` (nothing the grid holds)
+    and `Tim`, which become SPACE and TIME only when judged on their print, after the entries of a line are
+    joined. Joined then, they are the grid's SPACETIME: one entry, not two spurious words and a missed one."""
+    keys = [grid_key(w) for w in _night_list_4311()]
+    assert "SPACETIME" in keys and "SPACE" not in keys and "TIME" not in keys
 
 
 def test_two_listed_words_a_column_apart_are_not_joined_where_the_grid_nearly_runs_them_together():
