@@ -1095,6 +1095,11 @@ def _entry(run: list) -> _Entry | None:
                   conf=float(min(b.conf for b in run)), boxes=list(run))
 
 
+def _level(a: _Entry, b: _Entry) -> bool:
+    """Whether two entries stand on one line: their boxes overlap by half the smaller one's text height."""
+    return min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) >= 0.5 * min(a.height, b.height)
+
+
 def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tuple[list[_Entry], list]:
     """Join neighbours on a line that the grid holds as one run (a monospace space is as wide as a column gap:
     "GRIZZLY" + "BEAR" is the entry "GRIZZLY BEAR" when GRIZZLYBEAR is in the grid, or near a grid string), unless
@@ -1110,8 +1115,7 @@ def _join_split(entries: list[_Entry], judged: list, letters: list[str]) -> tupl
             # after road, its t taller than the d), so the one read first need not be the first
             a, b = sorted((entries[i], entries[j]), key=lambda e: e.box[0])
             gap = b.box[0] - a.box[2]
-            beside = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) >= 0.5 * min(a.height, b.height)
-            if (j not in skip and 0 < gap < 3 * a.height and beside
+            if (j not in skip and 0 < gap < 3 * a.height and _level(a, b)
                     and {judged[i][1], judged[j][1]} <= {"exact", "near", "corrected"}
                     and not LEADER.match(b.raw)):  # a numbered or bulleted word starts an entry of its own
                 joined = _entry(a.boxes + b.boxes)
@@ -1140,9 +1144,7 @@ def _rejoined(reading: tuple, letters: list[str]) -> tuple:
             a, b = entries[i], entries[j]
             if i == j or i not in chosen or j not in chosen or {judged[i][1], judged[j][1]} == {"exact"}:
                 continue
-            h = min(a.height, b.height)
-            beside = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) >= 0.5 * h
-            if not (beside and 0 <= b.box[0] - a.box[2] < ENTRY_GAP * h):
+            if not (_level(a, b) and 0 <= b.box[0] - a.box[2] < ENTRY_GAP * min(a.height, b.height)):
                 continue
             words = f"{judged[i][0].word} {judged[j][0].word}"
             verdict = correct_entries([(f"{a.raw} {b.raw}", words)], letters, [min(a.conf, b.conf)])[0]
