@@ -120,6 +120,10 @@ GRAIN_LEVEL, GRAIN_SMOOTH = 2.0, 1 / 10
 """Soft print on paper whose grain (imaging.grain, after flattening) reaches GRAIN_LEVEL is first smoothed by a
 Gaussian of GRAIN_SMOOTH letter heights: a dim photo's faint print, stretched to full contrast, brings its noise
 up too, which the sharpening would turn into specks (kitchen list at night: 0 of 20 words read, 10 after)."""
+GREY_PAPER = 224
+"""Paper whose median level after stretching is under this is grey, and the grid and frame blanked on it are
+blanked at its level (see _prepare); on paper near white they stay white, as Tesseract reads a white page's
+lines best (a hand-lettered list: ITINERARY read as CINERARY beside a grid blanked at 244)."""
 NOISE_LEVEL = 6.0
 """Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
 THIN_INK = 10.0
@@ -963,9 +967,11 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
     if soft:
         blank |= _frame(flat, ~sheet if sheet is not None else np.zeros(flat.shape, bool), FRAME_INK * ink)
     if not blank.all():
-        # Blanked at the paper's own level, not white: Tesseract thresholds the page globally, and a white
-        # expanse beside grey grainy paper puts the whole paper on the ink side.
-        flat[blank] = np.median(flat[~blank])
+        paper = float(np.median(flat[~blank]))
+        if paper < GREY_PAPER or soft:
+            # Blanked at the paper's own level, not white: Tesseract thresholds the page globally, and a white
+            # expanse beside grey grainy paper puts the whole paper on the ink side.
+            flat[blank] = paper
     if soft:
         if imaging.grain(flat) >= GRAIN_LEVEL:  # smoothed at a stroke's scale before the sharpening below
             flat = cv2.GaussianBlur(flat, (0, 0), GRAIN_SMOOTH * ink)
