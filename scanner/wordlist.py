@@ -56,6 +56,9 @@ BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
 times (a long column of small print that the page's reading took only the top of; see _run_on)."""
+END_LINES = 2
+"""A column of the list is read again alone this many lines past its first and last entries, where there is ink:
+its 3-letter words on a night photo (PIG above GOAT, DOG and CAT under COW) were read by no look at the page."""
 LIST_LEAST = 3
 """The fewest entries of a list: fewer different words spotted (see _spotted) are chance, and a list read with
 fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read "Space Word Sea",
@@ -117,6 +120,10 @@ GRAIN_LEVEL, GRAIN_SMOOTH = 2.0, 1 / 10
 """Soft print on paper whose grain (imaging.grain, after flattening) reaches GRAIN_LEVEL is first smoothed by a
 Gaussian of GRAIN_SMOOTH letter heights: a dim photo's faint print, stretched to full contrast, brings its noise
 up too, which the sharpening would turn into specks (kitchen list at night: 0 of 20 words read, 10 after)."""
+GREY_PAPER = 224
+"""Paper whose median level after stretching is under this is grey, and the grid and frame blanked on it are
+blanked at its level (see _prepare); on paper near white they stay white, as Tesseract reads a white page's
+lines best (a hand-lettered list: ITINERARY read as CINERARY beside a grid blanked at 244)."""
 NOISE_LEVEL = 6.0
 """Mean absolute difference (grey levels) between a page and its 3x3 median above which it is denoised."""
 THIN_INK = 10.0
@@ -415,6 +422,10 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
         if len(nearest) != 1:
             return text, "ambiguous"
     target = nearest[0]
+    if len(key) == 3 and _common(key) and not _common(target):
+        # A common word of three letters read is no misreading of a rare string the grid spells by chance
+        # (a caption's "was" and "you" beside a night photo's list were listed as WUS and SOU).
+        return text, "absent"
     read_is_word = all(_is_word(t) for t in text.split())
     if (read_is_word and conf >= TRUSTED_CONF) or (not _is_word(target) and (read_is_word or conf >= TRUSTED_CONF)):
         return text, "near"
@@ -658,8 +669,6 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
                     confs: list[float] | None = None) -> list[tuple[WordEntry, str]]:
     """[(WordEntry, status)] for (read, cleaned) pairs read with confidences ``confs`` (0..100), corrected
     against the grid rows ``letters``. status is that of ``correct``."""
-    from wordfreq import zipf_frequency
-
     ascii_only = all(ch.isascii() for row in letters for ch in row)
     rests = [_after_mark(t) for _, t in texts]
     matches = grid_matches([grid_key(t, ascii_only) for _, t in texts] + [grid_key(r, ascii_only) for r in rests],
@@ -670,7 +679,7 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
     for (read, text), rest, variants, conf in zip(texts, rests, apart, confs or [0.0] * len(texts)):
         key, rest_key = grid_key(text, ascii_only), grid_key(rest, ascii_only)
         word, status = correct(text, matches.get(key, set()), ascii_only, conf)
-        if status != "exact" or (len(key) <= 3 and zipf_frequency(key.lower(), "en") < RARE_THREE_ZIPF):
+        if status != "exact" or (len(key) <= 3 and not _common(key)):
             joined = [v for v in variants if grid_key(v, ascii_only) in spelt and all(_is_word(t) for t in v.split())]
             if len(joined) == 1:
                 word, status = joined[0], "corrected"  # two blurred letters read as one that they look like
@@ -954,13 +963,16 @@ def _prepare(image: np.ndarray, grids: list[np.ndarray], main: np.ndarray | None
         if ink is None:
             return None
     soft = bool(ink) and imaging.edge_width(flat) > SOFT_EDGE * ink
+    blank = keep == 0
     if soft:
-        blank = (keep == 0) | _frame(flat, ~sheet if sheet is not None else np.zeros(flat.shape, bool),
-                                     FRAME_INK * ink)
-        if not blank.all():
+        blank |= _frame(flat, ~sheet if sheet is not None else np.zeros(flat.shape, bool), FRAME_INK * ink)
+    if not blank.all():
+        paper = float(np.median(flat[~blank]))
+        if paper < GREY_PAPER or soft:
             # Blanked at the paper's own level, not white: Tesseract thresholds the page globally, and a white
             # expanse beside grey grainy paper puts the whole paper on the ink side.
-            flat[blank] = np.median(flat[~blank])
+            flat[blank] = paper
+    if soft:
         if imaging.grain(flat) >= GRAIN_LEVEL:  # smoothed at a stroke's scale before the sharpening below
             flat = cv2.GaussianBlur(flat, (0, 0), GRAIN_SMOOTH * ink)
     scale = float(np.clip(TARGET_INK_PX / ink, 0.4, 4.0)) if ink else 1.0
@@ -1375,8 +1387,9 @@ def _columns(indices: list[int], entries: list[_Entry]) -> list[list[int]]:
 def _slots(entries: list[_Entry], chosen: list[int], judged: list,
            partial: frozenset[int] = frozenset()) -> list[tuple[float, float, float, float]]:
     """Boxes (x0, y0, x1, y1) of a list printed in columns where an entry is worth reading again on its own: where
-    a column has no entry on one of the list's lines (a line another column has an entry on, or a whole number of
-    line pitches between two entries of the column: Tesseract drops lines of small print), where the grid does not
+    a column has no entry on one of the list's lines (a line another column has an entry on, a whole number of
+    line pitches between two entries of the column: Tesseract drops lines of small print, or END_LINES before
+    its first or after its last), where the grid does not
     hold its entry as read (a word it holds only nearly stands: the grid was misread, and a less sure reading of it
     would be guessed into another word: OYSTER into LOBSTER), and where its entry is one of ``partial`` (read short
     of its ink)."""
@@ -1394,6 +1407,8 @@ def _slots(entries: list[_Entry], chosen: list[int], judged: list,
         for a, b in zip(column, column[1:]):
             n = round((centre[b] - centre[a]) / pitch)
             ys += [centre[a] + k * (centre[b] - centre[a]) / n for k in range(1, n)]
+        ys += [centre[column[0]] - k * pitch for k in range(1, END_LINES + 1)]
+        ys += [centre[column[-1]] + k * pitch for k in range(1, END_LINES + 1)]
     lines: list[list[float]] = []
     for y in sorted(ys):
         if lines and y - lines[-1][-1] < 0.4 * pitch:
@@ -1575,9 +1590,25 @@ def _worth(entry: _Entry, verdict: tuple[WordEntry, str], words: Callable[[], tu
     """Whether an entry read alone is worth merging in: the grid vouches for it and it reads as words as read or
     as corrected (Tesseract reads a word it cannot make out as a fragment the grid holds by chance: MOP,
     INERARY), or it guesses a grid word of 5+ letters (``_guess``: a guess of a doubtful place read alone is no
-    evidence for the short words any grid holds by chance: SONG)."""
+    evidence for the short words any grid holds by chance: SONG), or it is a common word of three letters read
+    surely as the grid holds it (PIG, DOG and CAT at the ends of a night photo's column: the place read is a line
+    of the list, which a chance string of the grid is not)."""
     return (_confirmed(verdict) and (_words(entry.text) or _is_word(grid_key(verdict[0].word)))
-            or len(_guess(entry, verdict, words, soft) or "") >= 5)
+            or len(_guess(entry, verdict, words, soft) or "") >= 5 or _common_three(entry, verdict))
+
+
+def _common_three(entry: _Entry, verdict: tuple[WordEntry, str]) -> bool:
+    """Whether an entry is a common word of three letters (see _common) read at WORDLIKE_CONF or more as
+    the grid holds it."""
+    key = grid_key(verdict[0].word)
+    return verdict[1] == "exact" and len(key) == 3 and entry.conf >= WORDLIKE_CONF and _common(key)
+
+
+def _common(key: str) -> bool:
+    """Whether a grid key is a word of RARE_THREE_ZIPF or more (Zipf): the bar for words of three letters."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(key.lower(), "en") >= RARE_THREE_ZIPF
 
 
 def _runs_on(flat: np.ndarray, e: _Entry) -> bool:
