@@ -532,6 +532,18 @@ def _rare_fours(letters: tuple[str, ...]) -> tuple[str, ...]:
                         and zipf_frequency(w.lower(), "en") >= RARE_ZIPF))
 
 
+@functools.lru_cache(maxsize=8)
+def _common_threes(letters: tuple[str, ...]) -> tuple[str, ...]:
+    """The list vocabulary's 3-letter words of RARE_THREE_ZIPF or more that the grid spells in straight lines."""
+    from solver.dictionary import list_vocabulary
+    from solver.grid import make_grid
+    from solver.search import parse_directions
+    from solver.straight import find_exact
+
+    threes = [w for w in list_vocabulary() if len(w) == 3 and _common(w)]
+    return tuple(sorted(find_exact(make_grid(list(letters)), threes, parse_directions(None))))
+
+
 @functools.cache
 def _common_fours() -> frozenset[str]:
     """The vocabulary's 4-letter words of GUESS_ZIPF or more (see _guess_words)."""
@@ -1835,6 +1847,12 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     maybe = [w for w in _unsure_words(tuple(letters), unsure) if not any(w in word or word in w for word in listed)]
     left = [b for b in boxes if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
     spotted += wordspot.spot(crop, left, h, maybe, taken + [box for box, _, _ in spotted], maybe, until, ink)
+    # last, down the columns, the grid's common 3-letter words (MAP, FOX: any grid spells dozens by chance), with
+    # all its words as rivals; as rivals among the rarer 4-letter words they cost a night list its REEF and KELP
+    threes = [w for w in _common_threes(tuple(letters)) if not any(w in word for word in listed)]
+    left = [b for b in left if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
+    spotted += [f for f in wordspot.spot(crop, left, h, threes + words, taken + [box for box, _, _ in spotted],
+                                         threes, until, ink, frozenset(threes)) if f[1] in threes]
     allowance.spend(ink.windows)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))

@@ -70,6 +70,7 @@ ADVANCE_WORDS, AS_LONG = 2, 1.6
 """A blob is compared in outline only with words within a factor of AS_LONG of the letters it holds at the width
 per letter of the words taken letter by letter, when there are ADVANCE_WORDS of them: the outline's own width
 penalty is soft, and a night photo's "kettle" fitted DEBT best in outline, another's "shower" SHOW."""
+RIVAL_LONG = 1.3  # the boxes no word took are matched again letter by letter with words this near their length
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 LETTER_WEIGHT = 0.2  # how much a word's letter-by-letter fit (at least LETTER_FLOOR) adds to its outline fit
 LETTER_FLOOR = -3.0
@@ -258,8 +259,9 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     the box after it on its line, as if its words fit TWO_WORDS better (HIGH JUMP is one entry, not two: its
     parts are words too). A list names each word once, so boxes and words are matched (see match): SAILING fits
     the blob of "surfing" a little better than SURFING does, and the blob of "sailing" better still; SAND beside
-    SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND. Boxes no word fits letter by
-    letter are then matched in the same way to the words left, by their outline (see outline_fits) plus
+    SQUID is no rival in the blob of "squid" where the blob of "sand" took SAND. The boxes left are matched again
+    with only the words of about as many letters as they hold (RIVAL_LONG, see _as_long) free. Boxes no word fits
+    letter by letter are then matched in the same way to the words left, by their outline (see outline_fits) plus
     LETTER_WEIGHT times their letters' fit, to be taken by OUTLINE_FIT (OUTLINE_SHORT).
     Last, a box that starts where an entry of the list does (``listed``: the boxes of the entries already read, or
     one taken here, the search going on down from each), a few lines from it, is a list word: the
@@ -306,6 +308,13 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
             fit = _fits(both, ink, words)
             tries.append((barred(fit).max() + TWO_WORDS, (i, j), both, fit))
     found = match([(order, at, box, barred(fit)) for order, at, box, fit in tries], words, long=LONG)
+    if (advance := _advance(found)) is not None:
+        # the boxes left, with no rival of more or fewer letters than the box holds at the page's width per letter
+        # (DOOR, each letter drawn wide, fitted a night photo's "ticket" about as well as TICKET)
+        free = _untaken(words, [t for *_, t, _ in found])
+        left = [(order, at, box, np.where(free & _as_long(box, advance, words, RIVAL_LONG), barred(fit), NO_FIT))
+                for order, at, box, fit in tries if not any(touch(box, b) for _, b, *_ in found)]
+        found = sorted(found + match(left, words, long=LONG))
     # the boxes no word fits letter by letter, compared in outline with the words not taken (nor part of one
     # taken, nor holding one), helped a little by how their letters fit
     free = _untaken(words, [t for *_, t, _ in found])
@@ -346,14 +355,15 @@ def _advance(found: list[tuple[int, tuple, str, float]]) -> float | None:
     return float(np.median([(box[2] - box[0]) / len(word) for _, box, word, _ in found]))
 
 
-def _as_long(box: tuple[int, int, int, int], advance: float | None, words: list[str]) -> np.ndarray:
-    """Which of ``words`` have about as many letters as ``box`` holds at ``advance`` px a letter (within a factor
-    of AS_LONG); all of them when the advance is not known."""
+def _as_long(box: tuple[int, int, int, int], advance: float | None, words: list[str],
+             factor: float = AS_LONG) -> np.ndarray:
+    """Which of ``words`` have about as many letters as ``box`` holds at ``advance`` px a letter (within
+    ``factor``); all of them when the advance is not known."""
     lengths = np.array([len(w) for w in words], np.float64)
     if advance is None:
         return np.ones(len(words), bool)
     held = (box[2] - box[0]) / advance
-    return (lengths <= AS_LONG * held) & (lengths >= held / AS_LONG)
+    return (lengths <= factor * held) & (lengths >= held / factor)
 
 
 def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], letter_px: float, words: list[str]) -> np.ndarray:

@@ -334,3 +334,14 @@ def test_a_word_the_grid_misread_a_cell_of_is_spotted_down_the_list_s_column():
     image, _ = synth.condition_case("dim", 4308)
     words = solve_image(image, source="dim 4308", words=None)[0].word_list.words
     assert "GIRAFFE" in {grid_key(w) for w in words}, words
+
+
+def test_a_night_list_s_words_are_spotted_against_rivals_of_their_own_length_and_down_its_column():
+    """A night photo's list in bold (dim 4301) that Tesseract reads nothing of: the blob of `ticket` fits DOOR,
+    each letter drawn wide, about as well as TICKET, and `map` is a word of three letters, which any grid spells
+    by chance. Matched again with rivals of about the letters the blob holds, TICKET is spotted; a common word of
+    three letters in a line down the list's column, MAP. At most one spurious entry."""
+    image, truth = synth.condition_case("dim", 4301)
+    wl = read_word_list(image, truth_location(truth), truth["grid"], source="dim 4301")
+    assert {"TICKET", "MAP"} <= {grid_key(w) for w in wl.words}, wl.words
+    assert list_score(wl.words, truth["words"])[1] <= 1, wl.words
