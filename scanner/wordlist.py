@@ -536,12 +536,8 @@ def _rare_fours(letters: tuple[str, ...]) -> tuple[str, ...]:
 def _common_threes(letters: tuple[str, ...]) -> tuple[str, ...]:
     """The list vocabulary's 3-letter words of RARE_THREE_ZIPF or more that the grid spells in straight lines."""
     from solver.dictionary import list_vocabulary
-    from solver.grid import make_grid
-    from solver.search import parse_directions
-    from solver.straight import find_exact
 
-    threes = [w for w in list_vocabulary() if len(w) == 3 and _common(w)]
-    return tuple(sorted(find_exact(make_grid(list(letters)), threes, parse_directions(None))))
+    return tuple(sorted(_spelt(tuple(w for w in list_vocabulary() if len(w) == 3 and _common(w)), letters)))
 
 
 @functools.cache
@@ -1851,8 +1847,9 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # all its words as rivals; as rivals among the rarer 4-letter words they cost a night list its REEF and KELP
     threes = [w for w in _common_threes(tuple(letters)) if not any(w in word for word in listed)]
     left = [b for b in left if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
-    spotted += [f for f in wordspot.spot(crop, left, h, threes + words, taken + [box for box, _, _ in spotted],
-                                         threes, until, ink, frozenset(threes)) if f[1] in threes]
+    if threes and left:  # else the blobs would be matched to the grid's other words only to be dropped
+        spotted += [f for f in wordspot.spot(crop, left, h, threes + words, taken + [box for box, _, _ in spotted],
+                                             threes, until, ink, frozenset(threes)) if f[1] in threes]
     allowance.spend(ink.windows)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
