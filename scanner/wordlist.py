@@ -2009,7 +2009,8 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     print of a night photo's "Jupiter", read `per`), not listed nor part of a listed one, of about as many letters
     (wordspot.AS_LONG of those the entry's box holds at the list's median width per character), whose print fits
     it best (see wordspot.word_fits), where it fits at least REPRINT_FIT and by REPRINT_MARGIN better than what
-    was read and than any other such word. A night photo's blurred
+    was read and than any other such word; the grid's common 3-letter words inside what was read are such words
+    too (a night photo's "bus" read `BUST` at 27, a chance word of the grid that holds BUS). A night photo's blurred
     "Planet" read `Pace` at 0 and "Orbit" `Ove` at 61, chance words of the grid, and "Gravity" `Cealty`, near
     the grid's SALTY: their print fits PLANET, ORBIT and GRAVITY. Entries the grid's judge corrected or guessed
     are left to it: a hand-lettered "concert" read `covert`, corrected to CONCERT, fitted a chance NATAL in
@@ -2023,7 +2024,9 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
         if status in ("corrected", "guessed") or (status == "exact" and (e.conf >= REPRINT_CONF or len(key) > 4)):
             continue
         held = (box[2] - box[0]) / per_letter
-        free = [w for w in words if w not in listed and not any(w in v or v in w for v in listed)
+        others = listed - {key}
+        inside = [w for w in _common_threes(tuple(letters)) if w in key and w != key]
+        free = [w for w in words + tuple(inside) if w not in listed and not any(w in v or v in w for v in others)
                 and held / wordspot.AS_LONG <= len(w) <= held * wordspot.AS_LONG]
         if not free:
             continue
