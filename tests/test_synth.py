@@ -319,3 +319,32 @@ def test_a_finished_picture_put_into_a_condition(condition):
         assert 640 <= max(image.shape[:2]) <= 800 and pitch >= 12
     with pytest.raises(BadInputError):
         synth.in_condition(page, "newsprint", 64.0, np.random.default_rng(1))
+
+
+@pytest.mark.parametrize("condition", ["rotated", "handwritten"])
+def test_word_boxes_hold_each_listed_word_s_ink(condition):
+    """The truth's ``word_boxes`` (each listed word's ink, its number or bullet left out) and ``entry_boxes``
+    (with it) move with the page as the grid's corners do, turned or not: each word box lies inside its entry box
+    on the picture, and holds ink: its darkest pixel well under the paper round it."""
+    image, truth = synth.condition_case(condition, 7)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert len(truth["word_boxes"]) == len(truth["entry_boxes"]) == len(truth["words"])
+    for word, entry in zip(truth["word_boxes"], truth["entry_boxes"]):
+        w, e = np.asarray(word, np.float64), np.asarray(entry, np.float64)
+        assert (w.min(0) >= e.min(0) - 1).all() and (w.max(0) <= e.max(0) + 1).all()
+        x0, y0 = np.floor(w.min(0)).astype(int)
+        x1, y1 = np.ceil(w.max(0)).astype(int)
+        inside = gray[max(y0, 0):y1, max(x0, 0):x1]
+        pad = max(y1 - y0, x1 - x0)
+        around = gray[max(y0 - pad, 0):y1 + pad, max(x0 - pad, 0):x1 + pad]
+        assert inside.size and inside.min() < np.percentile(around, 90) - 30, word
+
+
+def test_a_page_can_draw_its_list_from_other_words():
+    """``themes`` replaces the generator's themes (the word reader's training pages list words the benchmarks
+    never use): the page lists the given words, and its truth places each of them."""
+    words = ["ORBIT", "LANTERN", "MEADOW", "QUILL", "HARBOR", "TIMBER"]
+    image, truth = synth.random_case(11, themes={"Other": words})
+    assert set(truth["words"]) <= set(words) and truth["words"]
+    for word in truth["words"]:
+        assert synth.occurrences([row.replace(" ", "") for row in truth["grid"]], word)

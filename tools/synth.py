@@ -326,7 +326,9 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
     in degrees, drawn from ``rng``; the truth lattice stays the nominal one. ``list_scale`` enlarges the list, title
     and instructions relative to the pitch. Truth ``corners`` are the grid's outer cell boundary
     (TL TR BR BL, image px); ``word_list_region`` the list's bounding box (its box when boxed); ``words`` the
-    list as printed (case applied, no numbering or bullets), like the corpus sidecars.
+    list as printed (case applied, no numbering or bullets), like the corpus sidecars; ``word_boxes`` each listed
+    word's ink box as printed (its number or bullet left out), a quad like ``corners``, and ``entry_boxes`` the
+    same with the number or bullet.
     """
     font_path = font_path or available_fonts()[0]
     pitch_x, pitch_y = float(cell_px), float(row_px or cell_px)
@@ -422,6 +424,8 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
                 _draw_centered(draw, letter_font, ch, cx, cy, letter_fill)
 
     region: list[list[float]] = []
+    word_boxes: list[list[list[float]]] = []
+    entry_boxes: list[list[list[float]]] = []
     if word_list_layout != "none" and labels:
         if word_list_layout == "below":
             lx0, ly0 = (width - block_w) / 2, gy0 + grid_h + pad + gap + box_m
@@ -430,11 +434,16 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
         else:
             lx0, ly0 = gx0 + grid_w + pad + gap + box_m, gy0 + box_m
         boxes = []
-        for i, label in enumerate(labels):
+        for i, (label, word) in enumerate(zip(labels, printed)):
             x = lx0 + (i // per_col) * col_w
             yy = ly0 + (i % per_col) * list_line + text_px
             draw.text((x, yy), label, font=list_font, fill=ink, anchor="ls")
             boxes.append(draw.textbbox((x, yy), label, font=list_font, anchor="ls"))
+            ex0, ey0, ex1, ey1 = boxes[-1]
+            entry_boxes.append([[ex0, ey0], [ex1, ey0], [ex1, ey1], [ex0, ey1]])
+            lead = list_font.getlength(label[:len(label) - len(word)])  # the entry's number or bullet
+            wx0, wy0, wx1, wy1 = draw.textbbox((x + lead, yy), word, font=list_font, anchor="ls")
+            word_boxes.append([[wx0, wy0], [wx1, wy0], [wx1, wy1], [wx0, wy1]])
         b = np.array(boxes, dtype=float)
         m = box_m or 0.3 * text_px
         x0, y0 = float(b[:, 0].min() - m), float(b[:, 1].min() - m)
@@ -459,6 +468,8 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
         "exif_orientation": 1,
         "corners": corners,
         "word_list_region": region,
+        "word_boxes": word_boxes,
+        "entry_boxes": entry_boxes,
         "placements": [_placement_dict(p, w) for p, w in zip(puzzle.placements, printed)],
         "font": Path(font_path).name,
         "lined": lined,
@@ -677,6 +688,9 @@ def _move_truth(truth: dict, move) -> dict:
         return new
     new["corners"] = move(truth["corners"])
     new["word_list_region"] = move(truth["word_list_region"]) if truth["word_list_region"] else []
+    for key in ("word_boxes", "entry_boxes"):
+        if key in truth:
+            new[key] = [move(quad) for quad in truth[key]]
     return new
 
 
@@ -739,10 +753,11 @@ def save_case(path: str | Path, image: np.ndarray, truth: dict, *, jpeg_quality:
 # Random cases for tests and benchmarks
 
 
-def random_puzzle(rng: np.random.Generator, rows: int, cols: int) -> tuple[str, Puzzle]:
-    """A themed puzzle sized to the grid: (theme, puzzle) with 6-20 words that fit."""
-    theme = list(THEMES)[rng.integers(len(THEMES))]
-    fits = [w for w in THEMES[theme] if len(letters_of(w)) <= max(rows, cols) - 1]
+def random_puzzle(rng: np.random.Generator, rows: int, cols: int,
+                  themes: dict[str, list[str]] = THEMES) -> tuple[str, Puzzle]:
+    """A themed puzzle sized to the grid: (theme, puzzle) with 6-20 words of one of ``themes`` that fit."""
+    theme = list(themes)[rng.integers(len(themes))]
+    fits = [w for w in themes[theme] if len(letters_of(w)) <= max(rows, cols) - 1]
     n = int(np.clip(rows * cols // 12, 6, 20))
     words = [fits[i] for i in sorted(rng.choice(len(fits), size=min(n, len(fits)), replace=False))]
     return theme, make_puzzle(rng, rows, cols, words)
@@ -805,7 +820,8 @@ def _random_scan_options(rng: np.random.Generator) -> dict:
                 noise=float(rng.uniform(0.5, 4)), jpeg_quality=int(rng.integers(70, 96)))
 
 
-def random_case(seed: int, *, photo: bool | None = None, **page) -> tuple[np.ndarray, dict]:
+def random_case(seed: int, *, photo: bool | None = None, themes: dict[str, list[str]] = THEMES,
+                **page) -> tuple[np.ndarray, dict]:
     """One random page from ``seed``: a simulated photo half the time (always when ``photo`` is True, never when
     False); otherwise the rendered page, or 30% of the time a simulated scan of it.
 
@@ -815,11 +831,12 @@ def random_case(seed: int, *, photo: bool | None = None, **page) -> tuple[np.nda
     a size giving cells of 12-40 px.
     The truth's ``case`` field records every choice. ``page`` forces options of the printed page (render_page's)
     over the drawn ones, which are drawn all the same (the letter trainer prints some pages in other faces).
+    ``themes``: the word lists a puzzle's words are drawn from (the word trainer's are not the benchmarks').
     """
     rng = np.random.default_rng(seed)
     rows = int(rng.integers(8, 21))
     cols = rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-5, 6), 8, 20))
-    theme, puzzle = random_puzzle(rng, rows, cols)
+    theme, puzzle = random_puzzle(rng, rows, cols, themes)
     page_opts = _random_page_options(rng, theme) | page
     image, truth = render_page(puzzle, **page_opts)
     case: dict = {"seed": seed, "page": {k: v for k, v in page_opts.items() if k != "font_path"}}
@@ -919,11 +936,12 @@ def dim_light(image: np.ndarray, rng: np.random.Generator, *, exposure: float = 
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def condition_case(condition: str, seed: int, **page) -> tuple[np.ndarray, dict]:
+def condition_case(condition: str, seed: int, themes: dict[str, list[str]] = THEMES,
+                   **page) -> tuple[np.ndarray, dict]:
     """One page or photo in a hard ``condition`` (one of CONDITIONS) from ``seed``; truth exact, in the sidecar
     schema, grid upper case in reading order; ``case`` records the condition, the seed and every choice.
     ``page`` forces options of the printed page (render_page's) over the condition's own choices, which are
-    drawn all the same: the letter trainer asks for hand-lettered pages in lower case.
+    drawn all the same: the letter trainer asks for hand-lettered pages in lower case. ``themes``: as random_case.
 
     rotated: a random_case page or photo turned 90, 180 or 270 degrees with no EXIF tag. lowercase: grid and
     list in lower case. dim: a night photo under a lamp (low contrast, noise, motion blur, JPEG 30-50, warm
@@ -938,16 +956,16 @@ def condition_case(condition: str, seed: int, **page) -> tuple[np.ndarray, dict]
     if page and condition == "rotated":
         raise BadInputError("a rotated case is an ordinary random page turned: it takes no page options")
     rng = np.random.default_rng([zlib.crc32(condition.encode()), seed])
-    image, truth, case = _CONDITION_MAKERS[condition](rng, page)
+    image, truth, case = _CONDITION_MAKERS[condition](rng, page, themes)
     truth["case"] = {"condition": condition, "seed": seed, **case}
     return image, truth
 
 
-def _condition_page(rng: np.random.Generator, rows: int, cols: int, forced: dict,
+def _condition_page(rng: np.random.Generator, rows: int, cols: int, forced: dict, themes: dict[str, list[str]],
                     **overrides) -> tuple[np.ndarray, dict, dict]:
-    """A random themed page of rows x cols with a printed list, the random choices overridden by ``overrides``
-    and then by ``forced``."""
-    theme, puzzle = random_puzzle(rng, rows, cols)
+    """A random page of rows x cols, its words from one of ``themes``, with a printed list, the random choices
+    overridden by ``overrides`` and then by ``forced``."""
+    theme, puzzle = random_puzzle(rng, rows, cols, themes)
     opts = _random_page_options(rng, theme) | {"list_scale": float(rng.uniform(1.0, 1.4))}
     if opts["word_list_layout"] == "none":
         opts["word_list_layout"] = "below"
@@ -978,9 +996,9 @@ def _grid_size(rng: np.random.Generator, low: int, high: int) -> tuple[int, int]
     return rows, rows if rng.random() < 0.6 else int(np.clip(rows + rng.integers(-4, 5), low, high))
 
 
-def _rotated(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+def _rotated(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
     while True:  # a page that prints its list, so that reading the list turned is measured too
-        image, truth = random_case(int(rng.integers(2**31)))
+        image, truth = random_case(int(rng.integers(2**31)), themes=themes)
         if truth["word_list_region"]:
             break
     turns = int(rng.integers(1, 4))
@@ -988,14 +1006,15 @@ def _rotated(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, di
     return image, truth, {"turned": 90 * turns, "base": truth.pop("case")}
 
 
-def _lowercase(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), page, grid_case="lower", list_case="lower")
+def _lowercase(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), page, themes, grid_case="lower",
+                                         list_case="lower")
     return _capture(rng, image, truth, case["page"]["cell_px"], case)
 
 
-def _dim(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+def _dim(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
     contrast = float(rng.uniform(0.55, 0.8))
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 18), page, inverted=False)
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 18), page, themes, inverted=False)
     image = (255 - contrast * (255 - image.astype(np.float32))).astype(np.uint8)  # grey ink on greyish paper
     pitch, fill, rotation = rng.uniform(18, 36), float(rng.uniform(0.6, 0.9)), float(rng.uniform(-20, 20))
     photo = dict(rotation=rotation, perspective=float(rng.uniform(0, 0.06)), blur=float(rng.uniform(0.4, 1.2)),
@@ -1041,8 +1060,9 @@ def _scaled(image: np.ndarray, scale: float) -> np.ndarray:
     return image if scale >= 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
 
 
-def _small(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 15), page, cell_px=float(rng.integers(30, 50)))
+def _small(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 15), page, themes,
+                                         cell_px=float(rng.integers(30, 50)))
     width = int(rng.integers(640, 801))
     size = (width, width * 3 // 4)
     ph, pw = image.shape[:2]
@@ -1061,22 +1081,23 @@ def _small(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict
     return image, truth, case | {"photo": photo, "pitch": fill * fit * case["page"]["cell_px"]}
 
 
-def _handwritten(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+def _handwritten(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
     fonts = handwriting_fonts() if rng.random() < 0.6 else available_fonts()  # or print letters placed by hand
     jitter = float(rng.uniform(0.08, 0.15))
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 16), page, font_path=str(rng.choice(fonts)),
-                                         lined=bool(rng.random() < 0.3), inverted=False, jitter=jitter,
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 16), page, themes,
+                                         font_path=str(rng.choice(fonts)), lined=bool(rng.random() < 0.3),
+                                         inverted=False, jitter=jitter,
                                          letter_scale=float(rng.uniform(0.45, 0.6)),
                                          list_style=str(rng.choice(["plain", "numbered"])))  # some lack a bullet
     return _capture(rng, image, truth, case["page"]["cell_px"], case, photo=0.7, scan=0.15,
                     rotation=float(rng.uniform(-15, 15)))
 
 
-def _newsprint(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+def _newsprint(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
     cell_px = float(rng.integers(20, 29))
     lined = bool(rng.random() < 0.2)
     image, truth, case = _condition_page(
-        rng, *_grid_size(rng, 25, 40), page, cell_px=cell_px, lined=lined, inverted=False,
+        rng, *_grid_size(rng, 25, 40), page, themes, cell_px=cell_px, lined=lined, inverted=False,
         frame=int(rng.choice([0, 2, 3])),
         letter_scale=float(rng.uniform(0.42, 0.52) if lined else rng.uniform(0.48, 0.62)),  # ruled: clear of the lines
         word_list_layout="below", list_columns=int(rng.integers(4, 6)), paper=(255, 255, 255),
@@ -1113,10 +1134,10 @@ def _at_pitch(rng: np.random.Generator, image: np.ndarray, truth: dict, cell_px:
     return image, truth, {"photo": photo}
 
 
-def _tiny(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
+def _tiny(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
     cell_px = float(rng.integers(28, 41))
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 18, 30), page, cell_px=cell_px, lined=False,
-                                         inverted=False, frame=max(2, round(cell_px / 10)),
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 18, 30), page, themes, cell_px=cell_px,
+                                         lined=False, inverted=False, frame=max(2, round(cell_px / 10)),
                                          letter_scale=float(rng.uniform(0.5, 0.6)),
                                          list_scale=float(rng.uniform(1.3, 1.7)))
     pitch = float(rng.uniform(10, 11.5))
@@ -1126,8 +1147,8 @@ def _tiny(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]
     return image, truth, case | {"pitch": pitch} | how
 
 
-def _nolist(rng: np.random.Generator, page: dict) -> tuple[np.ndarray, dict, dict]:
-    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), page, word_list_layout="none")
+def _nolist(rng: np.random.Generator, page: dict, themes: dict[str, list[str]]) -> tuple[np.ndarray, dict, dict]:
+    image, truth, case = _condition_page(rng, *_grid_size(rng, 8, 20), page, themes, word_list_layout="none")
     return _capture(rng, image, truth, case["page"]["cell_px"], case)
 
 
