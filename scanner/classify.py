@@ -27,8 +27,7 @@ WINDOW = 28  # px: the classifier's view of one cell
 LETTER_H = 16  # px: the grid's median letter height in that view
 MODELS = {"capitals": Path(__file__).parent / "models" / "letters.npz",  # grids printed in capitals
           "lower": Path(__file__).parent / "models" / "letters-lower.npz",  # in lower case
-          "faint": Path(__file__).parent / "models" / "letters-faint.npz",  # in capitals, faint (night photos)
-          "lists": Path(__file__).parent / "models" / "letters-lists.npz"}  # lower case in any hand or light
+          "faint": Path(__file__).parent / "models" / "letters-faint.npz"}  # in capitals, faint (night photos)
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 SIZES = (0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2)  # letter heights size_cuts tries, as factors of the measured one
 SHIFTS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))  # px (y, x): the windows steadied() reads

@@ -43,15 +43,12 @@ LOOK_SECONDS = 2.0
 round it as blocks of text once a list is found, and for those of the grid's sides when none was (see _read_list):
 a big page of newsprint show-through took 5.1 s of a 5.6 s limit to read, and its block, never read, left 9 of
 its 20 words as junk; a page on a light, blotchy ground was read as 800 scraps of it."""
-SPOT_WINDOWS = 88_000
-"""The word spotter's work for a list (see wordspot.spot), in letter windows classified: a bound for pages of
-hundreds of blobs, counted in work so that a list reads the same on any machine and under any load (a bound of 4 s
-of CPU read fewer words on a machine a third slower than the one the lists were tuned on). Set so that lists read
-as they did there within 4 s: a night photo's list (dim 148) needs 85,000 for the 8 of its 10 words its test asks;
-a readable list takes a tenth of it. This machine classifies 11,600-13,900 windows a CPU second: up to 7 s for the
-blurred lists of night photos whose words only the spotter finds. It is the list's, however often its page is read
-(see read_word_list): a night photo's list that ran on to the edge of the part read had its page read again,
-wider, and the spotter spent 3.1 s and then 2.5 s more on the same blobs."""
+SPOT_STEPS = 12_000
+"""The word spotter's work for a list (see wordspot.spot), in the word reader's steps: a bound for pages of
+hundreds of blobs, counted in work so that a list reads the same on any machine and under any load. A blob of a
+word takes 20-40 steps; this machine reads 2,400-4,000 steps a CPU second (busy to idle) with 200 candidate
+words weighed. It is the list's, however often its page is read (see read_word_list): a night photo's list that
+runs on to the edge of the part read has its page read again, wider, and its blobs read again."""
 BLOCK_LINES, RUN_ON_READS = 6.0, 2
 """The list's block is read again as one block of text grown by BLOCK_LINES of its lines; where its entries then
 come within half that of the edge of the part read, the page beyond that edge is read too, up to RUN_ON_READS
@@ -59,15 +56,13 @@ times (a long column of small print that the page's reading took only the top of
 END_LINES = 2
 """A column of the list is read again alone this many lines past its first and last entries, where there is ink:
 its 3-letter words on a night photo (PIG above GOAT, DOG and CAT under COW) were read by no look at the page."""
-LIST_LEAST = 3
-"""The fewest entries of a list: fewer different words spotted (see _spotted) are chance, and a list read with
-fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read "Space Word Sea",
-gave two entries the grid holds while the layout analysis took the list below for a picture."""
+LIST_LEAST, COLUMN_EDGE = 3, 1.5
+"""The fewest entries of a list: fewer different words spotted in its columns (see _columned) are chance, and a
+list read with fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read
+"Space Word Sea", gave two entries the grid holds while the layout analysis took the list below for a picture."""
 SPOT_REACH = 1.0
 """With no list read by Tesseract, words are spotted within this many grid sizes of the grid, times the reach of
 the part of the page read (REACH, or WIDE_REACH when the list ran on to its edge)."""
-COLUMN_GAP = 6.0
-"""Text heights: how far apart two entries of one list column may be (see _column_mates)."""
 SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
@@ -87,7 +82,7 @@ TAIL_AFTER, TAIL_LETTERS = 6, (3, 4)  # see _grid_spellings
 UNSURE_LETTERS = (6, 12)
 """Lengths of the words spotting also looks for where the grid spells them with an unsure cell read as one of
 its alternatives (see _unsure_words; of 5 letters, 10 such words made spurious entries, 2 were listed)."""
-NEAR_LETTERS, BLANK = (7, 12), 27
+NEAR_LETTERS, BLANK = (5, 12), 27
 """Lengths of the words spotting also looks for where the grid as read spells them but for one cell (shorter
 words match so by chance in any grid); the code of that cell's letter in the keys that find them (A is 1)."""
 SHEET_LEVEL = 0.5
@@ -175,24 +170,23 @@ LONGER_ZIPF = 2.0
 SURE_LONGER_ZIPF = 0.5
 """An entry read surely is taken for a word that holds it only where that word is this much commoner (Zipf): a
 hand-lettered "harmony" read "HARMON" at 87."""
-LONGER = 0.05
+LONGER = 0.3
 """How much better (wordspot.word_fits) an unsure entry's print must fit a grid word a letter or two longer that
 holds it, to be read as that word (see _lengthened)."""
-INSIDE_FIT = 0.3
+INSIDE_FIT = 0.5
 """An entry the grid spells only as part of one longer, commoner word that is not listed is that word where its
 print fits the word at most this much worse than what was read (see _lengthened): a letter dropped by Tesseract
-leaves a string the grid holds only because it holds the word (RABBI of a night photo's "Rabbit", read at 88), and
-word_fits favours the shorter word (0.47 against 0.28 there)."""
-REPRINT_CONF, REPRINT_FIT, REPRINT_MARGIN = 70.0, 0.25, 0.1
+leaves a string the grid holds only because it holds the word (RABBI of a night photo's "Rabbit", read at 88)."""
+REPRINT_CONF, REPRINT_FIT, REPRINT_MARGIN, REPRINT_LONG = 70.0, -1.0, 0.5, 1.6
 """An entry of four letters or fewer the grid holds as read but read under REPRINT_CONF, or one it holds nowhere,
-is the grid word whose print fits it at least REPRINT_FIT and by REPRINT_MARGIN better than the reading and any
-other word (see _reprinted)."""
+is the grid word of about as many letters as its box holds (within a factor of REPRINT_LONG) whose print fits it
+at least REPRINT_FIT and by REPRINT_MARGIN better than the reading and any other word (see _reprinted)."""
 WIDE = 1.3
 """An entry's box is wide for what was read in it at this many times the list's median width per character
 (see _lengthened: the box of "watering can" read as "watering" is 1.47 times as wide for each letter)."""
-BESIDE_FIT = 0.3
+BESIDE_FIT = -1.0
 """An entry read as one word of a two-word grid entry (see _lengthened) is that entry where it fits its box joined
-to the print beside it (see _beside) this well (a small photo's HIGH JUMP read JUMP: 0.80, JUMP alone −0.71)."""
+to the print beside it (see _beside) this well (a small photo's HIGH JUMP read JUMP)."""
 ABSENT_CONF = 70.0
 """An entry the grid does not have at all must be read at least this confidently to be kept (a misprint), and at
 TRUSTED_CONF when it is no word: a hand-lettered SURFING, its IN written as one stroke, read SURTWG at 77 (139
@@ -261,12 +255,12 @@ class WordList:
 
 @dataclass
 class _Allowance:
-    """The spotter's work left for a list spotted in several goes: letter windows (see SPOT_WINDOWS)."""
+    """The spotter's work left for a list spotted in several goes: the word reader's steps (see SPOT_STEPS)."""
 
-    windows: int
+    steps: int
 
-    def spend(self, windows: int) -> None:
-        self.windows = max(0, self.windows - windows)
+    def spend(self, steps: int) -> None:
+        self.steps = max(0, self.steps - steps)
 
 
 @dataclass
@@ -1103,6 +1097,18 @@ def _candidates(boxes: list) -> list[_Entry]:
     return out
 
 
+def _prose(boxes: list) -> list:
+    """Tesseract's word ``boxes`` that stand in a title's line or in a sentence (see _candidates), however unsurely
+    read."""
+    out = []
+    for line in _lines([b for b in boxes if b.text and b.text.strip()]):
+        if TITLE.search(" ".join(b.text for b in line)):
+            out += line
+        else:
+            out += [b for run in _split_line(line) if len(run) >= SENTENCE_WORDS for b in run]
+    return out
+
+
 def _entry(run: list) -> _Entry | None:
     """The entry read from a run of word boxes, None when it holds no word."""
     raw = " ".join(b.text.strip() for b in run)
@@ -1746,24 +1752,20 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
              grid_box: tuple[np.ndarray, np.ndarray], clear: list[tuple[int, int, int, int]],
              allowance: _Allowance, reach: float = REACH) -> tuple[list[_Entry], list]:
     """(entries, verdicts) of the words wordspot finds on ``flat`` that the list ``reading`` (see _choose) lacks,
-    nor holds as part of a word: in the list's block, or, with none read, within SPOT_REACH times ``reach`` grid
-    sizes of the grid (``grid_box``: its lo, hi; ``reach``: the reading's, see _read_list: a small photo's long
-    list, read again twice as far round the grid, lost its last two words to the spotter's nearer bound). The
-    list's block takes in what else Tesseract read down its columns (their words read as junk: see
-    _column_mates). No word is spotted where Tesseract read words of two letters or more
-    surely (``clear``: their boxes): a guess from the grid's words does not overrule print read at 96, such as
-    a sentence of instructions and a page number on a page printed without a list (COTIDAL in "Search", CELLO
-    in "Page"). With no entry read, the list's print is the commonest on the page, or where no word is spotted in
-    that, the commonest larger one (see _larger_print). The spotting takes its work from the list's ``allowance``."""
+    nor holds as part of a word, within SPOT_REACH times ``reach`` grid sizes of the grid (``grid_box``: its lo,
+    hi; ``reach``: the reading's, see _read_list: a small photo's long list, read again twice as far round the
+    grid, lost its last two words to the spotter's nearer bound), wherever Tesseract's entries are: a night
+    photo's column of eleven words, of which Tesseract read one, had its last five beyond the block round that
+    one. No word is spotted where Tesseract read words of two letters or more surely (``clear``: their boxes):
+    a guess from the grid's words does not overrule print read at 96, such as a sentence of instructions and a
+    page number on a page printed without a list (COTIDAL in "Search", CELLO in "Page"); nor in a title or a
+    sentence, however unsurely read (see read_word_list). With no entry read, the list's print is the commonest
+    on the page, or where no word is spotted in that, the commonest larger one (see _larger_print). The
+    spotting takes its work from the list's ``allowance``."""
     entries, judged, chosen = reading[:3]
-    if chosen:
-        h = _block(entries, chosen)[2]  # the list's text height, not its column mates'
-        lo, hi, mates_h = _block(entries, _column_mates(entries, chosen, h))
-        lo, hi = _across_grid(lo, hi, grid_box, 3 * mates_h)
-    else:
-        h = TARGET_INK_PX
-        reach = SPOT_REACH * reach * float(max(grid_box[1] - grid_box[0]))
-        lo, hi = grid_box[0] - reach, grid_box[1] + reach
+    h = _block(entries, chosen)[2] if chosen else TARGET_INK_PX  # the list's text height, not its column mates'
+    reach = SPOT_REACH * reach * float(max(grid_box[1] - grid_box[0]))
+    lo, hi = grid_box[0] - reach, grid_box[1] + reach
     x0, y0 = np.maximum(np.floor(lo), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(hi), flat.shape[::-1]).astype(int)
     crop = flat[y0:y1, x0:x1]
@@ -1807,50 +1809,36 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         return [], []
     listed = {grid_key(judged[i][0].word) for i in chosen}
     whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
-    words = ([w for w in whole if not any(w in word for word in listed)]  # JELLY of JELLYFISH
-             + [w for w in near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
-                if not any(w in word or word in w for word in listed)])
+    # words the grid spells but for a cell, whole or with an unsure cell read as one of its alternatives
+    doubtful = [w for w in dict.fromkeys(near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
+                                         + _unsure_words(tuple(letters), unsure))
+                if not any(w in word or word in w for word in listed)]
+    words = [w for w in whole if not any(w in word for word in listed)] + doubtful  # not JELLY of JELLYFISH
     printed = _grid_spellings(tuple(letters))
     # down the list's columns, where words are matched more freely: one word each, nor one holding a listed word
     # (RAISINS beside RAISIN), nor two words end to end (ROUGH TEAR: two common words meet by chance in a grid),
-    # nor a word the grid spells but for a cell (LABORER, at 0.33, took the blob of a night photo's BEAVER)
+    # nor a word the grid spells but for a cell (LABORER took the blob of a night photo's BEAVER); there only, the
+    # grid's rarer 4-letter words (KELP, TUBA: elsewhere chance blobs fit them), none inside one of its words (HALE
+    # of WHALE), and its common 3-letter words (MAP, FOX: any grid spells dozens by chance)
     single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)
               and w in printed]
-    # down its columns also the grid's rarer 4-letter words (KELP, TUBA: elsewhere chance blobs fit them), none
-    # inside one of its words (HALE of WHALE)
     rare = [w for w in _rare_fours(tuple(letters)) if not any(w in v for v in whole)
             and not any(w in word or word in w for word in listed)]
-    words, single = words + rare, single + rare
-    ink = wordspot.page_ink(crop, h)
-    until = allowance.windows
-    # and last down its columns, more strictly, the others (column_strict): words the grid spells but for a
-    # misread cell (a night photo's GIRAFFE, at 0.45 and by 0.18) and two-word entries (POLAR BEAR)
-    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare), column_strict=True)
+    threes = [w for w in _common_threes(tuple(letters)) if not any(w in word for word in listed)]
+    columns = frozenset(rare + threes)
+    words, single = words + rare + threes, single + rare + threes
+    ink = wordspot.page_ink(crop)
+    until = allowance.steps
+    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
     if not spotted and not known and (larger := _larger_print(found, heights, h)) is not None:
         # nothing fits the commonest print, which is then often a line of small print (a night photo's instructions
         # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
-        allowance.spend(ink.windows)
         h, boxes = larger, of_size(larger)
-        ink = wordspot.page_ink(crop, h)
-        until = allowance.windows
-        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, frozenset(rare),
-                                column_strict=True)
-    # a rarer word does not overrule an entry read, however short (PROD took the print of a sideways photo's "map")
-    spotted = [(b, w, sure) for b, w, sure in spotted if w not in rare or not any(_overlap(b, r) for r in reopened)]
-    # then the blobs left, against the words the grid spells with an unsure cell read otherwise: only among
-    # themselves, as rivals to the grid's own words they lost a lower-case list two of its five words
-    listed |= {w for _, w, _ in spotted}
-    maybe = [w for w in _unsure_words(tuple(letters), unsure) if not any(w in word or word in w for word in listed)]
-    left = [b for b in boxes if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
-    spotted += wordspot.spot(crop, left, h, maybe, taken + [box for box, _, _ in spotted], maybe, until, ink)
-    # last, down the columns, the grid's common 3-letter words (MAP, FOX: any grid spells dozens by chance), with
-    # all its words as rivals; as rivals among the rarer 4-letter words they cost a night list its REEF and KELP
-    threes = [w for w in _common_threes(tuple(letters)) if not any(w in word for word in listed)]
-    left = [b for b in left if not any(wordspot.touch(b, box) for box, _, _ in spotted)]
-    if threes and left:  # else the blobs would be matched to the grid's other words only to be dropped
-        spotted += [f for f in wordspot.spot(crop, left, h, threes + words, taken + [box for box, _, _ in spotted],
-                                             threes, until, ink, frozenset(threes)) if f[1] in threes]
-    allowance.spend(ink.windows)
+        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
+    # a word taken only down a column does not overrule an entry read, however short (PROD took the print of a
+    # sideways photo's "map")
+    spotted = [(b, w, sure) for b, w, sure in spotted if w not in columns or not any(_overlap(b, r) for r in reopened)]
+    allowance.spend(ink.steps)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
@@ -1896,21 +1884,6 @@ def _stems_of(forms: tuple[str, ...], whole: tuple[str, ...]) -> tuple[str, ...]
     return tuple(sorted((stems & _vocabulary_set()) - set(whole)))
 
 
-def _across_grid(lo: np.ndarray, hi: np.ndarray, grid_box: tuple[np.ndarray, np.ndarray],
-                 margin: float) -> tuple[np.ndarray, np.ndarray]:
-    """The block ``lo``, ``hi`` (x, y) of a list grown by ``margin``, and if it lies below or above the grid widened
-    to the grid's width, beside it lengthened to its height (with the margin beyond): a list is set across the
-    grid's side, and Tesseract can miss a whole column of it (a night photo's first column of five words, at the
-    sheet's edge)."""
-    clear = [lo[a] >= grid_box[1][a] or hi[a] <= grid_box[0][a] for a in (0, 1)]
-    lo, hi = lo - margin, hi + margin
-    for axis in (0, 1):
-        if clear[1 - axis]:  # the block lies clear of the grid across this axis: beside it along the other
-            lo[axis] = min(lo[axis], grid_box[0][axis] - margin)
-            hi[axis] = max(hi[axis], grid_box[1][axis] + margin)
-    return lo, hi
-
-
 def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple) -> tuple:
     """``reading`` (see _choose) with each listed entry whose letters, in order, a word one or two letters longer
     than what was read that the grid spells holds (whole, or but for a misread cell: see _near_grid_words; three
@@ -1947,7 +1920,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         if len(pairs) == 1:  # the entry's other word read into its box (wide), or beside it and not read at all
             at = box if wide else _beside(flat, box, printed[pairs[0]], key, per_letter, e.height)
         if at is not None:
-            fit = wordspot.word_fits(flat, at, e.height, [key, pairs[0]])
+            fit = wordspot.word_fits(flat, at, [key, pairs[0]])
             if fit[1] >= fit[0] + LONGER and (wide or fit[1] >= BESIDE_FIT):
                 judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
                 listed.add(pairs[0])
@@ -1965,7 +1938,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         longer = [w for w, z in common.items() if z >= least or w in holding]
         if not longer:
             continue
-        fits = wordspot.word_fits(flat, box, e.height, [key] + longer)
+        fits = wordspot.word_fits(flat, box, [key] + longer)
         as_read, fit = fits[0], dict(zip(longer, fits[1:]))
         best = max((w for w in longer if common[w] >= least), key=fit.get, default=None)
         # a reading that is no word is a fragment: the word need only fit about as well (ANJO of BANJO, 0.35 to 0.36)
@@ -2007,7 +1980,7 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
     the grid's word, though its print fitted LUGGAGE better in outline), but read under REPRINT_CONF, taken as
     the grid word (see _grid_words, or a long one the grid spells but for a misread cell, _near_grid_words: the
     print of a night photo's "Jupiter", read `per`), not listed nor part of a listed one, of about as many letters
-    (wordspot.AS_LONG of those the entry's box holds at the list's median width per character), whose print fits
+    (REPRINT_LONG of those the entry's box holds at the list's median width per character), whose print fits
     it best (see wordspot.word_fits), where it fits at least REPRINT_FIT and by REPRINT_MARGIN better than what
     was read and than any other such word; the grid's common 3-letter words inside what was read are such words
     too (a night photo's "bus" read `BUST` at 27, a chance word of the grid that holds BUS). A night photo's blurred
@@ -2027,11 +2000,11 @@ def _reprinted(flat: np.ndarray, reading: tuple, letters: list[str]) -> tuple:
         others = listed - {key}
         inside = [w for w in _common_threes(tuple(letters)) if w in key and w != key]
         free = [w for w in words + tuple(inside) if w not in listed and not any(w in v or v in w for v in others)
-                and held / wordspot.AS_LONG <= len(w) <= held * wordspot.AS_LONG]
+                and held / REPRINT_LONG <= len(w) <= held * REPRINT_LONG]
         if not free:
             continue
         read = grid_key(_after_mark(entry.read) or entry.read) or key
-        fit = wordspot.word_fits(flat, box, e.height, [key, read] + free)
+        fit = wordspot.word_fits(flat, box, [key, read] + free)
         best = int(np.argmax(fit[2:])) + 2
         if fit[best] >= REPRINT_FIT and fit[best] >= np.delete(fit, best).max() + REPRINT_MARGIN:
             word = free[best - 2]
@@ -2086,29 +2059,17 @@ def _per_letter(e: _Entry) -> float:
     return (e.box[2] - e.box[0]) / max(len(e.raw), 1)
 
 
-def _column_mates(entries: list[_Entry], chosen: list[int], h: float) -> list[int]:
-    """``chosen`` and the entries of about their text height ``h`` that line up with one of them, or with one
-    taken so, at most COLUMN_GAP lines above or below it: the rest of a list's columns, however they were read
-    (a sideways photo's list, of which Tesseract made out 1 word of 20 and junk of the others). Lines further
-    off are another column of print (a title centred over the grid)."""
-    block, taken = list(chosen), set(chosen)
-    for i in block:  # grows as it goes
-        o = entries[i]
-        for j, e in enumerate(entries):
-            gap = max(e.box[1], o.box[1]) - min(e.box[3], o.box[3])
-            if (j not in taken and LIST_HEIGHTS[0] < e.height / h < LIST_HEIGHTS[1] and gap < COLUMN_GAP * h
-                    and _aligned(e, [o])):
-                block.append(j)
-                taken.add(j)
-    return block
+def _columned(entries: list[_Entry]) -> bool:
+    """Whether LIST_LEAST different words of ``entries`` each start at the left edge of another, within
+    COLUMN_EDGE text heights, on another line at most COLUMN_LINES lines off: they stand in a list's columns, not
+    along one line (a title) nor strewn over a photo's texture (a no-list page on a cloth: nine grid words fitted
+    specks all over it, two of them one over the other). A night photo's list of six in two rows of three: PANTRY
+    starts 1.4 text heights left of APRON above it, its box holding the blur of its bullet."""
+    def mated(e: _Entry) -> bool:
+        return any(abs(o.box[0] - e.box[0]) < COLUMN_EDGE * e.height and e.height <= abs(o.box[1] + o.box[3] - e.box[1]
+                   - e.box[3]) / 2 <= wordspot.COLUMN_LINES * e.height for o in entries)
 
-
-def _on_lines(entries: list[_Entry]) -> int:
-    """How many lines of print ``entries`` stand on (their centres a text height or more apart)."""
-    if not entries:
-        return 0
-    middles = np.sort([(e.box[1] + e.box[3]) / 2 for e in entries])
-    return 1 + int(np.sum(np.diff(middles) >= np.median([e.height for e in entries])))
+    return len({e.text for e in entries if mated(e)}) >= LIST_LEAST
 
 
 def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -2152,7 +2113,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
 
         other_grids = find_grids(image)  # a picture of the whole page: its grid's rows are not list entries
     grids = [g.corners for g in ([loc] if loc is not None else []) + list(other_grids)]
-    spotting = _Allowance(SPOT_WINDOWS)
+    spotting = _Allowance(SPOT_STEPS)
     look = LOOK_SECONDS * busy
     first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH, look=look)
     if not first[2]:  # no list at the page's letter size: its small print, if any, read at its own
@@ -2276,15 +2237,16 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
             if alone:
                 read, reading = merge(read, reading, ([e for e, _ in alone], [v for _, v in alone]))
     if loc is not None:
-        # Words Tesseract could not make out (dim, blurred, tiny or hand-lettered print) matched letter by letter
-        # against the words the grid spells, in the list's block or, with no list read, round the grid.
+        # Words Tesseract could not make out (dim, blurred, tiny or hand-lettered print) matched against the words
+        # the grid spells round the grid; not in print it read surely, nor in a title or a sentence, however
+        # unsurely read (a night photo's instructions fitted ROUSE)
+        prose = {id(b) for b in _prose(page)}
         clear = [(b.left, b.top, b.left + b.width, b.top + b.height) for b in page
-                 if b.conf >= TRUSTED_CONF and sum(ch.isalpha() for ch in b.text) >= 2]
+                 if b.conf >= TRUSTED_CONF and sum(ch.isalpha() for ch in b.text) >= 2 or id(b) in prose]
         spotted = _spotted(flat, reading, letters, unsure, grid_box, clear, spotting, reach)
         if reading[2] and spotted[0]:
             read, reading = merge(read, reading, spotted)
-        elif len({v[0].word for v in spotted[1]}) >= LIST_LEAST and _on_lines(spotted[0]) > 1:
-            # a grid word or two by chance are no list, nor words fitted along one line (a title)
+        elif _columned(spotted[0]):  # a grid word or two by chance are no list, nor chance words strewn about
             read, reading = spotted, _choose(*spotted, letters, soft)
     if reading[2]:
         reading = _rejoined(_reprinted(flat, _lengthened(flat, reading, letters, unsure), letters), letters)

@@ -4,15 +4,13 @@ Cells are cut from generated pages exactly as the scanner cuts them (rectify at 
 little wrong on purpose as detection would; flatten; centre on the ink). The model of capitals learns from
 ordinary pages, photos and scans (tools.synth.random_case) and the hard conditions dim, small, handwritten,
 newsprint and tiny; the model of lower-case grids (--model lower) from the lowercase condition (pages, photos,
-scans); the model of lists (--model lists) from the lowercase condition and, one page in four each, hand-lettered
-pages and night photos in lower case (lists are printed in lower case in every condition, and word spotting
-reads them with this model); the model of faint grids (--model faint) from night photos (the dim condition),
+scans); the model of faint grids (--model faint) from night photos (the dim condition),
 starting from the capitals model's weights (--start-from). Training seeds start at --first-seed (100000 by
 default), clear of the seeds the benchmarks use. The network is trained with NumPy alone (two layers, Adam, a few
 epochs); the held-out pages' accuracy is printed per source. Windows are shifted, turned and scaled a little at
 random in each epoch.
 
-    .venv/bin/python tools/train_letters.py [--model capitals|lower|faint|lists] [--pages 1360] [--epochs 14]
+    .venv/bin/python tools/train_letters.py [--model capitals|lower|faint] [--pages 1360] [--epochs 14]
                                             [--hidden 384] [--tilt 8] [--cache cells.npz]
                                             [--start-from weights.npz] [--rate 2e-3] [--first-seed N]
 
@@ -39,9 +37,7 @@ from tools.synth import FONT_DIR, condition_case, random_case  # noqa: E402
 
 SOURCES = {"capitals": ("random", "dim", "handwritten", "small", "handwritten", "newsprint", "handwritten", "tiny",
                         "random", "handwritten"),  # hand lettering varies most: it needs the most pages
-           "lower": ("lowercase",), "lists": ("lowercase", "handwritten", "lowercase", "dim"), "faint": ("dim",)}
-FORCED = {"lists": {"grid_case": "lower", "list_case": "lower"}}  # page options a model's pages all have
-LOWER_CASE = ("lower", "lists")  # the models of lower-case letters
+           "lower": ("lowercase",), "faint": ("dim",)}
 CORNER_JITTER = 0.08  # of a cell: how far detection's corners may be from the truth
 SCALE_PER_DEGREE = 0.01  # a window turned by up to --tilt degrees is also scaled by up to 1 +- this per degree
 MEASURED_VS_DRAWN = (0.85, 1.3)  # measured letter height over the font's cap height: the plausible range
@@ -89,7 +85,7 @@ def page_cells(index: int, model: str, first_seed: int, more: float) -> tuple[st
     source = SOURCES[model][index % len(SOURCES[model])]
     seed = first_seed + index
     rng = np.random.default_rng([seed, 1])
-    page = dict(FORCED.get(model, {}))
+    page = {}
     if more_faces() and rng.random() < more:
         page["font_path"] = more_faces()[rng.integers(len(more_faces()))]
     image, truth = random_case(seed, **page) if source == "random" else condition_case(source, seed, **page)
@@ -102,7 +98,7 @@ def page_cells(index: int, model: str, first_seed: int, more: float) -> tuple[st
     flat = ocr.prepared(rectified, CELL_PX)
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     height = ocr.letter_height(ocr.grid_masks(flat, rows, cols, CELL_PX), CELL_PX)
-    drawn = drawn_height(truth) if model not in LOWER_CASE else None  # lower case: x-height and ascenders, not caps
+    drawn = drawn_height(truth) if model != "lower" else None  # lower case: x-height and ascenders, not caps
     if drawn and not MEASURED_VS_DRAWN[0] <= height / drawn <= MEASURED_VS_DRAWN[1]:
         height = drawn * sum(MEASURED_VS_DRAWN) / 2
     windows, _ = classify.cell_windows(flat, cells, CELL_PX, height)
