@@ -1079,11 +1079,19 @@ def _split_at_columns(run: list, starts: np.ndarray) -> list[list]:
     return parts
 
 
+def _runs(boxes: list) -> list[tuple[list, bool]]:
+    """(run, whether it is a title's line) for Tesseract's word ``boxes`` that hold text: each line of a title
+    whole, the other lines split into runs at wide gaps (see _split_line)."""
+    out = []
+    for line in _lines([b for b in boxes if b.text and b.text.strip()]):
+        title = bool(TITLE.search(" ".join(b.text for b in line)))
+        out += [(line, True)] if title else [(run, False) for run in _split_line(line)]
+    return out
+
+
 def _candidates(boxes: list) -> list[_Entry]:
     """Candidate list entries from word boxes: titles, sentences and page furniture dropped, text cleaned."""
-    words = [b for b in boxes if b.text and b.text.strip()]
-    runs = [run for line in _lines(words) if not TITLE.search(" ".join(b.text for b in line))
-            for run in _split_line(line)]
+    runs = [run for run, title in _runs(boxes) if not title]
     starts = np.array([run[0].left for run in runs], np.float64)
     out = []
     for run in runs:
@@ -1100,13 +1108,7 @@ def _candidates(boxes: list) -> list[_Entry]:
 def _prose(boxes: list) -> list:
     """Tesseract's word ``boxes`` that stand in a title's line or in a sentence (see _candidates), however unsurely
     read."""
-    out = []
-    for line in _lines([b for b in boxes if b.text and b.text.strip()]):
-        if TITLE.search(" ".join(b.text for b in line)):
-            out += line
-        else:
-            out += [b for run in _split_line(line) if len(run) >= SENTENCE_WORDS for b in run]
-    return out
+    return [b for run, title in _runs(boxes) if title or len(run) >= SENTENCE_WORDS for b in run]
 
 
 def _entry(run: list) -> _Entry | None:

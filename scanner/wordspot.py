@@ -204,7 +204,6 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
 def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str]) -> np.ndarray:
     """Each of ``words``' fit to the print of ``box`` on ``flat`` (see _fits; NO_FIT for one the reader cannot
     spell)."""
-    words = [w if all(ch in CLASSES for ch in w) else "" for w in words]
     return _fits(box, page_ink(flat), words)
 
 

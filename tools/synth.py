@@ -303,6 +303,11 @@ def _list_label(text: str, index: int, style: str) -> str:
     return text
 
 
+def _quad(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
+    """The box (x0, y0, x1, y1) as a quad like the truth's ``corners`` (TL TR BR BL)."""
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
 def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float = 48.0,
                 row_px: float | None = None, lined: bool = True, frame: int = 0, inverted: bool = False,
                 title: str | None = "Word Search", instructions: str | None = None,
@@ -439,16 +444,14 @@ def render_page(puzzle: Puzzle, *, font_path: str | None = None, cell_px: float 
             yy = ly0 + (i % per_col) * list_line + text_px
             draw.text((x, yy), label, font=list_font, fill=ink, anchor="ls")
             boxes.append(draw.textbbox((x, yy), label, font=list_font, anchor="ls"))
-            ex0, ey0, ex1, ey1 = boxes[-1]
-            entry_boxes.append([[ex0, ey0], [ex1, ey0], [ex1, ey1], [ex0, ey1]])
+            entry_boxes.append(_quad(*boxes[-1]))
             lead = list_font.getlength(label[:len(label) - len(word)])  # the entry's number or bullet
-            wx0, wy0, wx1, wy1 = draw.textbbox((x + lead, yy), word, font=list_font, anchor="ls")
-            word_boxes.append([[wx0, wy0], [wx1, wy0], [wx1, wy1], [wx0, wy1]])
+            word_boxes.append(_quad(*draw.textbbox((x + lead, yy), word, font=list_font, anchor="ls")))
         b = np.array(boxes, dtype=float)
         m = box_m or 0.3 * text_px
         x0, y0 = float(b[:, 0].min() - m), float(b[:, 1].min() - m)
         x1, y1 = float(b[:, 2].max() + m), float(b[:, 3].max() + m)
-        region = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+        region = _quad(x0, y0, x1, y1)
         if list_box:
             draw.rectangle([x0, y0, x1, y1], outline=(90, 90, 90), width=max(1, line_px))
     if footer:
