@@ -1509,7 +1509,9 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
     take in a rule or a tick box and be twice as tall, and a reading the grid only knows as a non-word is no
     better than one it does not know: MANET read as LANET, PLAREY), then the one the grid vouches for as read,
     then corrected, then nearly (``BACKING``), then of those the one that reads as words (space-time, not
-    spOce-time), then the longer (Tesseract drops end letters: PLANE for PLANET). An entry overlapping several of
+    spOce-time), then one the grid spells as read (a night photo's "Mug" at 81, not "bata A" at 42), then
+    the longer (Tesseract drops end letters: PLANE for PLANET), then the surer (MUG spotted in a night photo's
+    "Mug", not MUG corrected from NUG read at 0). An entry overlapping several of
     the other reading's (a word and a speck beside it) replaces them when it ranks above each. Whatever their rank,
     a reading does not replace one whose word holds its own (RAIN of TRAIN), and does replace one whose word is
     part of its own (TELE of TELESCOPE, read in a box that took in a rule)."""
@@ -1528,8 +1530,8 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
         off = abs(np.log(max(entry.height, 1.0) / med))
         vouched = _confirmed(verdict)
         return (held(verdict), _guess(entry, verdict, words, soft) is not None, off < 0.3,
-                vouched and BACKING.index(verdict[1]), vouched and _words(entry.text), len(grid_key(verdict[0].word)),
-                -off)
+                vouched and BACKING.index(verdict[1]), vouched and _words(entry.text), verdict[1] == "exact",
+                len(grid_key(verdict[0].word)), -off, entry.conf)
 
     def fragment(verdict: tuple[WordEntry, str], other: _Entry, its: tuple[WordEntry, str]) -> bool:
         """Whether a reading's word is part of the word another reading guesses or the grid holds as words for it
@@ -1781,7 +1783,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         """A box of ``flat`` in the crop's pixels."""
         return b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0
 
-    short = [i for i in chosen if judged[i][1] == "corrected" and not _confirmed(judged[i])]
+    short = [i for i in chosen if judged[i][1] == "guessed" or judged[i][1] == "corrected" and not _confirmed(judged[i])]
     reopened = [here(entries[i].box) for i in short]
     taken = [here(entries[i].box) for i in chosen if i not in short]
     read = [b for b in map(here, clear) if not any(_overlap(b, o) for o in reopened)]
@@ -1809,7 +1811,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     boxes = of_size(h)
     if not boxes:
         return [], []
-    listed = {grid_key(judged[i][0].word) for i in chosen}
+    listed = {grid_key(judged[i][0].word) for i in chosen if judged[i][1] != "guessed"}
     whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
     # words the grid spells but for a cell, whole or with an unsure cell read as one of its alternatives
     doubtful = [w for w in dict.fromkeys(near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
@@ -1838,8 +1840,9 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         h, boxes = larger, of_size(larger)
         spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
     # a word taken only down a column does not overrule an entry read, however short (PROD took the print of a
-    # sideways photo's "map")
-    spotted = [(b, w, sure) for b, w, sure in spotted if w not in columns or not any(_overlap(b, r) for r in reopened)]
+    # sideways photo's "map"), but may bear it out (MUG in the print of a night photo's "Mug", read NUG at 0)
+    spotted = [(b, w, sure) for b, w, sure in spotted if w not in columns or not any(
+        _overlap(b, here(entries[i].box)) and grid_key(judged[i][0].word) != w for i in short)]
     allowance.spend(ink.steps)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
@@ -1969,7 +1972,7 @@ def _listing(reading: tuple) -> tuple[set[str], float, list[tuple]]:
     read, and for each listed entry with letters: (its index, the entry, its WordEntry, its status, its grid key,
     the box of its words, see _word_box))."""
     entries, judged, chosen = reading[:3]
-    listed = {grid_key(judged[i][0].word) for i in chosen}
+    listed = {grid_key(judged[i][0].word) for i in chosen if judged[i][1] != "guessed"}
     per_letter = float(np.median([_per_letter(entries[i]) for i in chosen]))
     listing = [(i, entries[i], *judged[i], grid_key(judged[i][0].word),
                 tuple(int(round(v)) for v in _word_box(entries[i]))) for i in chosen]
