@@ -23,7 +23,7 @@ from solver.grid import normalize_word
 from solver.trie import Trie
 
 FORMAT = 1  # bump when the cached trie layout changes
-RULES = 2  # bump when the rules that build the vocabularies change: their cached files are rebuilt
+RULES = 3  # bump when the rules that build the vocabularies change: their cached files are rebuilt
 
 
 def cache_dir() -> Path:
@@ -145,14 +145,18 @@ def _hidden_words() -> tuple[str, ...]:
 
     freq = _frequencies()
     base = set(shipped_words())
-    web2 = {w.upper() for w in get_english_words_set(["web2"], alpha=True) if w.isascii()}
+    web2_words = get_english_words_set(["web2"], alpha=True)
+    web2 = {w.upper() for w in web2_words if w.isascii()}
+    names = {w.upper() for w in web2_words if w.isascii() and w[0].isupper()} - set(map(str.upper, web2_words - {
+        w for w in web2_words if w[0].isupper()}))  # web2's proper nouns with no lower-case twin
     extra_min = 10 ** (HIDDEN_EXTRA_ZIPF - 9)
     long_min = 10 ** (HIDDEN_LONG[1] - 9)
     extra = {w for w, f in freq.items() if f >= extra_min and len(w) >= 2 and w not in base
              and (w in web2 or any(s in base for s in _stems(w)))}
     extra |= {w for w, f in freq.items() if f >= long_min and len(w) >= HIDDEN_LONG[0]}
-    # A 5-letter plural or past form of a shorter word is mostly that word plus a filler letter (LAWNS, EDGED).
-    words = {w for w in base | extra if not (len(w) <= 5 and any(s in base for s in _stems(w)))}
+    # A 5-letter plural or past form of a shorter word is mostly that word plus a filler letter (LAWNS, EDGED);
+    # a name is not (MARS, a planet a list of space words holds, is no plural of MAR).
+    words = {w for w in base | extra if w in names or not (len(w) <= 5 and any(s in base for s in _stems(w)))}
     floors = {n: 10 ** (z - 9) for n, z in HIDDEN_MIN_ZIPF.items()}
     words = {w for w in words if freq.get(w, 0.0) >= floors.get(len(w), 0.0) and freq.get(w, 0.0) > 0.0}
     rare = 10 ** (HIDDEN_RARE - 9)
