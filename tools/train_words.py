@@ -16,6 +16,7 @@ freely, and picked from their own word and 40 others of about their length (as t
 grid's words).
 
     .venv/bin/python tools/train_words.py [--pages 3000] [--epochs 12] [--cache words.npz] [--first-seed 200000]
+        [--sources dim,handwritten,...] [--also earlier-words.npz] [--start-from scanner/models/words.npz]
 """
 from __future__ import annotations
 
@@ -81,9 +82,11 @@ def symbols(text: str) -> str:
     return "".join(ch for ch in text if ch in wordread.SYMBOLS)
 
 
-def page_words(index: int, first_seed: int) -> tuple[str, list[np.ndarray], list[str]]:
-    """(source, uint8 views, labels) of the listed words of generated page ``index``."""
-    source = SOURCES[index % len(SOURCES)]
+def page_words(index: int, first_seed: int, sources: tuple[str, ...] = SOURCES
+               ) -> tuple[str, list[np.ndarray], list[str]]:
+    """(source, uint8 views, labels) of the listed words of generated page ``index``, its kind the index's turn
+    in ``sources``."""
+    source = sources[index % len(sources)]
     seed = first_seed + index
     rng = np.random.default_rng([seed, 3])
     entries = draw_words(rng, 40)
@@ -166,11 +169,11 @@ def _label(truth: dict, word: str) -> str:
     return {"numbered": f"{k + 1}. {word}", "bullet": f"\u2022 {word}"}.get(style, word)
 
 
-def build(pages: int, first_seed: int, workers: int) -> dict[str, np.ndarray]:
+def build(pages: int, first_seed: int, workers: int, sources: tuple[str, ...] = SOURCES) -> dict[str, np.ndarray]:
     """The views, labels and sources of ``pages`` generated pages, as arrays for np.savez."""
     t = time.time()
     with Pool(workers) as pool:
-        done = pool.starmap(page_words, [(i, first_seed) for i in range(pages)], chunksize=4)
+        done = pool.starmap(page_words, [(i, first_seed, sources) for i in range(pages)], chunksize=4)
     views = [v for _, vs, _ in done for v in vs]
     labels = [lab for _, _, ls in done for lab in ls]
     sources = [s for s, vs, _ in done for _ in vs]
@@ -179,6 +182,13 @@ def build(pages: int, first_seed: int, workers: int) -> dict[str, np.ndarray]:
     widths = np.array([v.shape[1] for v in views])
     return {"pixels": np.concatenate(views, axis=1), "widths": widths, "labels": np.array(labels),
             "sources": np.array(sources), "pages": np.array(page_of)}
+
+
+def _joined(first: dict, then: dict) -> dict:
+    """Two runs' words (see build) as one, ``then``'s pages numbered after ``first``'s."""
+    out = {k: np.concatenate([first[k], then[k]], axis=1 if k == "pixels" else 0) for k in first}
+    out["pages"] = np.concatenate([first["pages"], then["pages"] + first["pages"].max() + 1])
+    return out
 
 
 def batches(widths: np.ndarray, index: np.ndarray, size: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -356,13 +366,19 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, help="words cut once, kept here for later runs")
     ap.add_argument("--out", type=Path, default=wordread.MODEL)
     ap.add_argument("--start-from", type=Path, help="weights (as written) to start from instead of at random")
+    ap.add_argument("--sources", default=",".join(SOURCES),
+                    help="the kinds of page, in turn (tools.synth conditions, or random)")
+    ap.add_argument("--also", type=Path, action="append", default=[],
+                    help="words cut by an earlier run (its --cache), trained on as well; held out are this run's")
     args = ap.parse_args()
     if args.cache and args.cache.exists():
         data = dict(np.load(args.cache))
     else:
-        data = build(args.pages, args.first_seed, args.workers)
+        data = build(args.pages, args.first_seed, args.workers, tuple(args.sources.split(",")))
         if args.cache:
             np.savez(args.cache, **data)
+    for path in args.also:
+        data = _joined(dict(np.load(path)), data)
     train(data, args)
     return 0
 
