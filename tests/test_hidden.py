@@ -84,6 +84,13 @@ def test_a_word_ending_in_d_is_a_past_form_only_after_an_e():
     assert {"WIND", "HAND", "BRAND", "ROUND"} <= set(hidden_vocabulary()) <= set(list_vocabulary())
 
 
+def test_a_name_that_ends_in_s_is_no_plural():
+    """MARS, which lists of space words hold, is web2's name for the planet, not MAR with a filler S: names with no
+    lower-case twin are kept in both vocabularies, while plurals of common words stay out (PEARS above)."""
+    assert {"MARS", "PARIS"} <= set(hidden_vocabulary()) <= set(list_vocabulary())
+    assert not {"PEARS", "LAWNS", "SEEDS"} & set(hidden_vocabulary())
+
+
 def test_hidden_words_spell_themselves_in_all_directions():
     """Every reported occurrence spells its word (compounds without the space); words are found in the 8
     directions, against a brute-force check on a random grid with planted words."""

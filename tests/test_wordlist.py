@@ -1338,3 +1338,31 @@ def test_a_list_column_is_read_past_its_first_and_last_entries(corpus_dir):
     words, listed = _night_corpus_list(corpus_dir, "ShinyDuck-s-Wings__OCR-Word-Search-Solver/image/level_4_image_2.png")
     keys = {grid_key(w) for w in words}
     assert {"PIG", "DOG", "CAT"} <= keys and list_score(words, listed) == (9, 0)
+
+
+@pytest.mark.parametrize("seed, why", [
+    (4300, "read Mug at 81 and lost it to a block re-read's longer 'bata A' at 42"),
+    (4302, "read NUG at 0, corrected to MUG and dropped as unsure; the spotted MUG tied with it and lost"),
+])
+def test_a_night_photos_three_letter_word_read_or_spotted_is_kept(seed, why):
+    """A night photo's MUG (tools.synth dim 4300, 4302): on 6 Dec both lists read whole, 12 of 12 and 18 of 18
+    words, none spurious."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", seed)
+    words = solve_image(image, source=f"dim {seed}", words=None)[0].word_list.words
+    assert "MUG" in {grid_key(w) for w in words}, (why, words)
+    assert list_score(words, truth["words"])[1] == 0, words
+
+
+def test_an_entry_guessed_from_a_bad_reading_is_open_to_the_word_reader():
+    """A hand-lettered numbered list (tools.synth handwritten 5008): Tesseract read "WHE", "MM LANE" and "A2, SWLET",
+    guessed as the grid's THEO, LATE and SMELT; the word reader, let look at their blobs, reads WHISK, LADLE and
+    SKILLET there. Measured on 6 Dec: 20 of 20 words, none spurious (17 and 3 before)."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("handwritten", 5008)
+    words = solve_image(image, source="handwritten 5008", words=None)[0].word_list.words
+    keys = {grid_key(w) for w in words}
+    assert {"WHISK", "LADLE", "SKILLET"} <= keys and not {"THEO", "LATHE", "SMELT"} & keys, words
+    assert list_score(words, truth["words"])[0] >= 19, words
