@@ -2127,7 +2127,8 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     entries, judged, chosen, T, at_edge, _ = first
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
         wider = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, WIDE_REACH, look=look)
-        if len(wider[2]) > len(chosen):
+        # longer in entries, or in letters: words cut at the edge (a small photo's ARCHER|Y, BADMIN|TON)
+        if (len(wider[2]), _listed_letters(wider)) > (len(chosen), _listed_letters(first)):
             entries, judged, chosen, T = _with_first(wider, first, letters)
     if not chosen:
         raise NoWordsError(NO_LIST.format(source=source))
