@@ -1783,7 +1783,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         """A box of ``flat`` in the crop's pixels."""
         return b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0
 
-    short = [i for i in chosen if judged[i][1] == "guessed" or judged[i][1] == "corrected" and not _confirmed(judged[i])]
+    short = [i for i in chosen if judged[i][1] in ("corrected", "guessed") and not _confirmed(judged[i])]
     reopened = [here(entries[i].box) for i in short]
     taken = [here(entries[i].box) for i in chosen if i not in short]
     read = [b for b in map(here, clear) if not any(_overlap(b, o) for o in reopened)]

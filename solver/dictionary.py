@@ -147,8 +147,7 @@ def _hidden_words() -> tuple[str, ...]:
     base = set(shipped_words())
     web2_words = get_english_words_set(["web2"], alpha=True)
     web2 = {w.upper() for w in web2_words if w.isascii()}
-    names = {w.upper() for w in web2_words if w.isascii() and w[0].isupper()} - set(map(str.upper, web2_words - {
-        w for w in web2_words if w[0].isupper()}))  # web2's proper nouns with no lower-case twin
+    names = web2 - {w.upper() for w in web2_words if not w[0].isupper()}  # proper nouns with no lower-case twin
     extra_min = 10 ** (HIDDEN_EXTRA_ZIPF - 9)
     long_min = 10 ** (HIDDEN_LONG[1] - 9)
     extra = {w for w, f in freq.items() if f >= extra_min and len(w) >= 2 and w not in base
