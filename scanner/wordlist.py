@@ -1811,7 +1811,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     boxes = of_size(h)
     if not boxes:
         return [], []
-    listed = {grid_key(judged[i][0].word) for i in chosen if judged[i][1] != "guessed"}
+    listed = _listed(reading)
     whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
     # words the grid spells but for a cell, whole or with an unsure cell read as one of its alternatives
     doubtful = [w for w in dict.fromkeys(near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
@@ -1967,12 +1967,19 @@ def _only_inside(letters: tuple[str, ...], key: str, word: str) -> bool:
     return bool(runs.get(key)) and all(any(k <= w for w in runs.get(word, ())) for k in runs[key])
 
 
+def _listed(reading: tuple) -> set[str]:
+    """The grid keys of the entries ``reading`` (see _choose) lists, but guesses: a guessed entry's word stays free
+    for another entry's print to take (see _spotted)."""
+    _, judged, chosen = reading[:3]
+    return {grid_key(judged[i][0].word) for i in chosen if judged[i][1] != "guessed"}
+
+
 def _listing(reading: tuple) -> tuple[set[str], float, list[tuple]]:
     """(the grid keys of the listed entries of ``reading`` (see _choose), the list's median width per character
     read, and for each listed entry with letters: (its index, the entry, its WordEntry, its status, its grid key,
     the box of its words, see _word_box))."""
     entries, judged, chosen = reading[:3]
-    listed = {grid_key(judged[i][0].word) for i in chosen if judged[i][1] != "guessed"}
+    listed = _listed(reading)
     per_letter = float(np.median([_per_letter(entries[i]) for i in chosen]))
     listing = [(i, entries[i], *judged[i], grid_key(judged[i][0].word),
                 tuple(int(round(v)) for v in _word_box(entries[i]))) for i in chosen]
