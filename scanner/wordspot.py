@@ -20,6 +20,7 @@ from solver.dictionary import inflected
 CLASSES = wordread.SYMBOLS[:wordread.LETTERS]  # the letters a spotted word may hold
 WORD_GAP = 0.45  # ink closer than this many letter heights is one word
 LINES, LINE_GAP = 1.6, 0.3  # see _lines
+FRAGMENT = 0.4  # letter heights: the least height of a piece of a word (see _mended)
 WORD_WIDTH = 1.5  # letter heights: the narrowest word blob (a hand-lettered "train", 62 px wide on a line 34 px high)
 LOCAL_INK = 0.35  # see _faint
 RULE_FILL, RULE_THICK, RULE_GAP = 0.9, 0.4, 0.25  # see _rule_rows
@@ -76,15 +77,41 @@ def touch(p: tuple, q: tuple) -> bool:
 
 def _blobs(mask: np.ndarray, letter_px: float, lines: bool = False) -> list[tuple[int, int, int, int]]:
     """word_boxes of an ink mask (uint8, 255 ink); with ``lines``, a blob of lines of print joined is cut into
-    them (see _lines: not in the faint mask, where grain joins print)."""
+    them (see _lines) and the pieces of a word are joined (see _mended): not in the faint mask, where grain joins
+    print, and where specks lie as close as letters."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, max(3, int(WORD_GAP * letter_px))), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     boxes = []
     for k, (x, y, w, h, area) in enumerate(stats[1:].tolist(), 1):
         boxes += _lines(labels[y:y + h, x:x + w] == k, x, y, letter_px) if lines else [(x, y, x + w, y + h, area)]
-    return [(x0, y0, x1, y1) for x0, y0, x1, y1, area in boxes
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1, area in (_mended(boxes, letter_px) if lines else boxes)
             if 0.6 * letter_px <= y1 - y0 <= 3.0 * letter_px and x1 - x0 >= WORD_WIDTH * letter_px
             and area >= 0.15 * (x1 - x0) * (y1 - y0)]
+
+
+def _mended(boxes: list[tuple[int, int, int, int, int]], letter_px: float) -> list[tuple[int, int, int, int, int]]:
+    """``boxes`` (x0, y0, x1, y1, px), in their order, with the pieces of a word that faint letters broke apart
+    joined: boxes FRAGMENT to LINES letter heights high, level with each other and WORD_GAP letter heights apart
+    at most, though their ink met on no one row (see _blobs). A night photo's blurred "blender" was three boxes,
+    none of them whole: the bars of a serif face hold more ink than its stems, and the ink of "BLE" lay in the top
+    and bottom rows of its line where that of "NDER" lay in the middle."""
+    piece = [FRAGMENT * letter_px <= b[3] - b[1] <= LINES * letter_px for b in boxes]
+    gap = WORD_GAP * letter_px
+    out: list[list] = []  # [box, the index of its first piece in boxes]
+    reach: list[int] = []  # the indices of out that a box further right may still join
+    for i in sorted(np.flatnonzero(piece), key=lambda i: boxes[i]):
+        b = boxes[i]
+        reach = [k for k in reach if out[k][0][2] + gap >= b[0]]
+        for k in reach:
+            o = out[k][0]
+            if min(b[3], o[3]) - max(b[1], o[1]) >= 0.5 * max(b[3] - b[1], o[3] - o[1]):
+                out[k] = [(o[0], min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3]), o[4] + b[4]), min(out[k][1], i)]
+                break
+        else:
+            reach.append(len(out))
+            out.append([b, i])
+    out += [[b, i] for i, (b, p) in enumerate(zip(boxes, piece)) if not p]
+    return [b for b, _ in sorted(out, key=lambda o: o[1])]
 
 
 def _lines(blob: np.ndarray, x: int, y: int, letter_px: float) -> list[tuple[int, int, int, int, int]]:

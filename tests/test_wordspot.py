@@ -132,7 +132,8 @@ def test_print_too_small_for_its_letters_is_read_as_its_word(case):
                                                              ("handwritten", 65, 8, 0), ("handwritten", 104, 6, 0),
                                                              ("handwritten", 108, 13, 10), ("lowercase", 241, 5, 0),
                                                              ("small", 257, 5, 0), ("dim", 242, 14, 5),
-                                                             ("newsprint", 249, 12, 11), ("lowercase", 413, 7, 6)])
+                                                             ("newsprint", 249, 12, 11), ("lowercase", 413, 7, 6),
+                                                             ("dim", 4319, 9, 0)])
 def test_words_tesseract_cannot_read_are_spotted(condition, seed, least, before):
     """Real Tesseract and the real classifier on generated pages whose list Tesseract reads as junk: a night
     photo's list at JPEG quality 31 with motion blur (dim 49: none of 12 words read before spotting, 6 after), a
@@ -149,11 +150,26 @@ def test_words_tesseract_cannot_read_are_spotted(condition, seed, least, before)
     on down the column from each blob so matched, up to five letter heights below it), a column of lower-case
     serif words on newsprint (newsprint 249: 11 of 20 before that, 13 after), a 4-letter word down a blurred
     lower-case column, fitting best by 0.2 in outline but at 0.55 (lowercase 413: CRAB, 7 of 10 since 4-letter
-    words down a column are taken at 0.45). At least ``least`` words recovered, at most one spurious entry."""
+    words down a column are taken at 0.45), a night photo's list in a thin serif face whose faint letters broke
+    its words into pieces, none a whole word (dim 4319: no list found, 9 of 14 since the pieces are joined). At
+    least ``least`` words recovered, at most one spurious entry."""
     image, truth = synth.condition_case(condition, seed)
     wl = read_word_list(image, truth_location(truth), truth["grid"], source=f"{condition} {seed}")
     recovered, spurious = list_score(wl.words, truth["words"])
     assert recovered >= least > before and spurious <= 1, wl.words
+
+
+def test_the_pieces_of_a_word_broken_by_faint_letters_are_joined():
+    """Boxes (x0, y0, x1, y1, px) of one line whose ink met on no row (a blurred serif "blender" was three, two of
+    them overlapping) are one word box; boxes further apart, on another line, or taller than a line are not
+    joined, and the boxes keep their order."""
+    h = 24.0
+    boxes = [(127, 1046, 194, 1070, 613), (176, 1046, 225, 1069, 381), (228, 1047, 279, 1070, 552),  # "blender"
+             (351, 1046, 417, 1071, 1101),  # "mug", 72 px (3 letter heights) further on
+             (128, 1088, 212, 1112, 700),  # the next line
+             (300, 1000, 310, 1120, 900)]  # a frame's side, five lines tall
+    assert wordspot._mended(boxes, h) == [(127, 1046, 279, 1070, 1546), boxes[3], boxes[4], boxes[5]]
+    assert wordspot._mended(boxes[3:], h) == boxes[3:]
 
 
 def test_a_title_in_bigger_print_is_not_spotted():
