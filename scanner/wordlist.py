@@ -198,7 +198,7 @@ blurred print is misread by several letters (SOWENR for SOUVENIR, PLAREY for PLA
 the grid's words. Nor may it take more edits than half the letters read (a night photo's ROR became ARBOR)."""
 FURNITURE = re.compile(r"www|https?|\.com|\.org|\.net|@|©|copyright|page\s*\d", re.IGNORECASE)
 LEADER = re.compile(r"^(?:\(?\d{1,3}\s*[.):]\s*|\d{1,3}\s+"  # 1. 2) (3) 4:
-                    r"|[\dIlOoTJASZBG&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.) J. (3.)
+                    r"|[\dIlOoTJASZBGPgq&¢$§|!]{1,2}[.,]\s*(?=\w\w)"  # a number misread: Il. (11.) T.RABBIT (2.) P, (9.)
                     r"|[\u2022\u25cf\u25cb\u25a1\u2610\u25a0\u25aa\u2013\u2014*·>\-]+\s*"  # bullets, boxes, dashes
                     r"|[oO0\u25a1]\s+(?=\w\w))")  # a tick circle or box read as a letter
 TITLE = re.compile(r"\b(?:w?o)?r[dl]s?\s*(?:search|find|seek)", re.IGNORECASE)

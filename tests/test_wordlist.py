@@ -36,6 +36,7 @@ GRID = [
     ("12) Kiwi", "Kiwi"),
     ("T.RABBIT", "RABBIT"),  # "2." misread and run into the word (hand-lettered list)
     ("J. High Jump", "High Jump"),  # "3." of a night photo's list, misread
+    ("P, COLANDER", "COLANDER"),  # "9." of a hand-lettered list, misread
     ("\u25a1 APPLE", "APPLE"),
     ("\u2022 apple", "apple"),
     ("- APPLE", "APPLE"),
