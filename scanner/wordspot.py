@@ -79,7 +79,7 @@ def _blobs(mask: np.ndarray, letter_px: float, lines: bool = False) -> list[tupl
     """word_boxes of an ink mask (uint8, 255 ink); with ``lines``, a blob of lines of print joined is cut into
     them (see _lines) and the pieces of a word are joined (see _mended): not in the faint mask, where grain joins
     print, and where specks lie as close as letters."""
-    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, max(3, int(WORD_GAP * letter_px))), np.uint8))
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, _gap(letter_px) + 1), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     boxes = []
     for k, (x, y, w, h, area) in enumerate(stats[1:].tolist(), 1):
@@ -89,19 +89,24 @@ def _blobs(mask: np.ndarray, letter_px: float, lines: bool = False) -> list[tupl
             and area >= 0.15 * (x1 - x0) * (y1 - y0)]
 
 
+def _gap(letter_px: float) -> int:
+    """The widest gap in px between the ink of one word (WORD_GAP letter heights)."""
+    return max(2, int(WORD_GAP * letter_px) - 1)
+
+
 def _mended(boxes: list[tuple[int, int, int, int, int]], letter_px: float) -> list[tuple[int, int, int, int, int]]:
     """``boxes`` (x0, y0, x1, y1, px), in their order, with the pieces of a word that faint letters broke apart
-    joined: boxes FRAGMENT to LINES letter heights high, level with each other and WORD_GAP letter heights apart
-    at most, though their ink met on no one row (see _blobs). A night photo's blurred "blender" was three boxes,
+    joined: boxes FRAGMENT to LINES letter heights high, level with each other and as close as the ink of one word
+    (see _gap), though their ink met on no one row (see _blobs). A night photo's blurred "blender" was three boxes,
     none of them whole: the bars of a serif face hold more ink than its stems, and the ink of "BLE" lay in the top
     and bottom rows of its line where that of "NDER" lay in the middle."""
     piece = [FRAGMENT * letter_px <= b[3] - b[1] <= LINES * letter_px for b in boxes]
-    gap = WORD_GAP * letter_px
+    gap = _gap(letter_px)
     out: list[list] = []  # [box, the index of its first piece in boxes]
     reach: list[int] = []  # the indices of out that a box further right may still join
     for i in sorted(np.flatnonzero(piece), key=lambda i: boxes[i]):
         b = boxes[i]
-        reach = [k for k in reach if out[k][0][2] + gap >= b[0]]
+        reach = [k for k in reach if b[0] - out[k][0][2] <= gap]
         for k in reach:
             o = out[k][0]
             if min(b[3], o[3]) - max(b[1], o[1]) >= 0.5 * max(b[3] - b[1], o[3] - o[1]):
