@@ -528,10 +528,12 @@ def _rare_fours(letters: tuple[str, ...]) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=8)
 def _common_threes(letters: tuple[str, ...]) -> tuple[str, ...]:
-    """The list vocabulary's 3-letter words of RARE_THREE_ZIPF or more that the grid spells in straight lines."""
-    from solver.dictionary import list_vocabulary
+    """The list vocabulary's 3-letter words of RARE_THREE_ZIPF or more that the grid spells in straight lines, but
+    proper names (WEI, JIM: common in wordfreq's counts, rare in a printed list; a hand-lettered "Wolf" read WEI)."""
+    from solver.dictionary import list_vocabulary, proper_names
 
-    return tuple(sorted(_spelt(tuple(w for w in list_vocabulary() if len(w) == 3 and _common(w)), letters)))
+    return tuple(sorted(_spelt(tuple(w for w in list_vocabulary() if len(w) == 3 and _common(w)
+                                     and w not in proper_names()), letters)))
 
 
 @functools.cache

@@ -145,9 +145,8 @@ def _hidden_words() -> tuple[str, ...]:
 
     freq = _frequencies()
     base = set(shipped_words())
-    web2_words = get_english_words_set(["web2"], alpha=True)
-    web2 = {w.upper() for w in web2_words if w.isascii()}
-    names = web2 - {w.upper() for w in web2_words if not w[0].isupper()}  # proper nouns with no lower-case twin
+    web2 = {w.upper() for w in get_english_words_set(["web2"], alpha=True) if w.isascii()}
+    names = proper_names()
     extra_min = 10 ** (HIDDEN_EXTRA_ZIPF - 9)
     long_min = 10 ** (HIDDEN_LONG[1] - 9)
     extra = {w for w, f in freq.items() if f >= extra_min and len(w) >= 2 and w not in base
@@ -161,6 +160,20 @@ def _hidden_words() -> tuple[str, ...]:
     rare = 10 ** (HIDDEN_RARE - 9)
     words = [w for w in words if freq[w] >= rare or len(w) <= 5 or not ({w[1:], w[:-1]} & words)]
     return tuple(sorted(words, key=lambda w: (-freq.get(w, 0.0), w)))
+
+
+@lru_cache(maxsize=1)
+def proper_names() -> frozenset[str]:
+    """web2's proper nouns that have no lower-case twin (JIM, WEI, SATURN), upper case (kept in the cache: loading
+    web2 takes a third of a second)."""
+    def build() -> tuple[str, ...]:
+        from english_words import get_english_words_set
+
+        words = get_english_words_set(["web2"], alpha=True)
+        return tuple(sorted({w.upper() for w in words if w.isascii()} - {w.upper() for w in words
+                                                                           if not w[0].isupper()}))
+
+    return frozenset(_cached_words("names", f"names-{version('english-words')}", build))
 
 
 def _cached_words(name: str, key: str, build: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:

@@ -93,6 +93,14 @@ def test_a_common_three_letter_word_read_is_not_corrected_into_a_rare_grid_strin
     assert [(e.word, status) for e, status in out] == [("was", "absent"), ("EMU", "corrected"), ("CAT", "corrected")]
 
 
+def test_the_short_words_a_list_column_may_take_are_no_proper_names():
+    """Down a list's columns the spotter may take the grid's common 3-letter words (ELK, FOX), but not a name that
+    wordfreq counts as common (WEI, JIM): a hand-lettered "Wolf" fitted WEI exactly."""
+    threes = wordlist._common_threes(("WEIQ", "ELKQ", "FOXQ", "JIMQ"))
+    assert {"ELK", "FOX"} <= set(threes)
+    assert not {"WEI", "JIM"} & set(threes)
+
+
 def test_a_modern_word_the_old_dictionary_lacks_is_a_word():
     """BACKPACK is in the list vocabulary (wordfreq) but not in Webster's 2nd: a night photo's "backpect", two
     letters from the grid's BACKPACK, is BACKPACK, not the plural one letter from it that the old dictionary
