@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from scanner import imaging, wordspot
+from solver.dictionary import INFLECTIONS, inflected, list_vocabulary, proper_names
 from solver.errors import NoWordsError
 
 TARGET_INK_PX = 24.0
@@ -474,7 +475,6 @@ def _vocabulary() -> tuple[tuple[str, ...], frozenset[str], frozenset[str]]:
     words and the dictionary's rarer 5-letter ones, LADLE); its commonest ones of the lengths that make
     compounds, solver.hidden's parts; its commonest ones of TAIL_LETTERS, which end a compound after a long
     word)."""
-    from solver.dictionary import list_vocabulary
     from solver.hidden import PART_LENGTHS, PART_MAX_RANK
 
     words = list_vocabulary()
@@ -530,8 +530,6 @@ def _rare_fours(letters: tuple[str, ...]) -> tuple[str, ...]:
 def _common_threes(letters: tuple[str, ...]) -> tuple[str, ...]:
     """The list vocabulary's 3-letter words of RARE_THREE_ZIPF or more that the grid spells in straight lines, but
     proper names (WEI, JIM: common in wordfreq's counts, rare in a printed list; a hand-lettered "Wolf" read WEI)."""
-    from solver.dictionary import list_vocabulary, proper_names
-
     return tuple(sorted(_spelt(tuple(w for w in list_vocabulary() if len(w) == 3 and _common(w)
                                      and w not in proper_names()), letters)))
 
@@ -1537,9 +1535,11 @@ def _merge(a: tuple[list[_Entry], list], b: tuple[list[_Entry], list], words: Ca
 
     def fragment(verdict: tuple[WordEntry, str], other: _Entry, its: tuple[WordEntry, str]) -> bool:
         """Whether a reading's word is part of the word another reading guesses or the grid holds as words for it
-        (RAIN of TRAIN; not STAR of ESTAR, a string the grid holds by chance)."""
-        whole = _guess(other, its, words, soft) or (grid_key(its[0].word) if held(its) else "")
-        return grid_key(verdict[0].word) != whole and grid_key(verdict[0].word) in whole
+        (RAIN of TRAIN; not STAR of ESTAR, a string the grid holds by chance, nor RAINBOW of a guessed RAINBOWS:
+        a placed word and a chance S after it)."""
+        key, guess = grid_key(verdict[0].word), _guess(other, its, words, soft)
+        whole = (guess if guess and not inflected(guess, key) else "") or (grid_key(its[0].word) if held(its) else "")
+        return key != whole and key in whole
 
     entries, judged = list(a[0]), list(a[1])
     for e, v in zip(*b):
@@ -1885,8 +1885,6 @@ def _stems_of(forms: tuple[str, ...], whole: tuple[str, ...]) -> tuple[str, ...]
     ``whole``: a misread cell in a night photo's ORCHID and a chance S after it made the grid's near word ORCHIDS,
     which took the blob of "Orchid" while ORCHID was no candidate (wordspot.match takes a form over its word only
     where it fits clearly better)."""
-    from solver.dictionary import INFLECTIONS, inflected
-
     stems = {w[:-len(end)] for w in forms for end in INFLECTIONS if inflected(w, w[:-len(end)])}
     return tuple(sorted((stems & _vocabulary_set()) - set(whole)))
 
@@ -1911,8 +1909,6 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     chance MUSEUM ITS fits worse); in a box not wide, that entry where the box joined to the print beside it
     (see _beside) fits it better by LONGER and at least BESIDE_FIT (HIGH JUMP read as JUMP alone)."""
     from wordfreq import zipf_frequency
-
-    from solver.dictionary import inflected
 
     entries, judged, chosen, trusted = reading
     listed, per_letter, listing = _listing(reading)

@@ -93,6 +93,14 @@ def test_a_common_three_letter_word_read_is_not_corrected_into_a_rare_grid_strin
     assert [(e.word, status) for e, status in out] == [("was", "absent"), ("EMU", "corrected"), ("CAT", "corrected")]
 
 
+def test_a_guessed_plural_gives_way_to_the_singular_the_word_reader_sees():
+    """A hand-lettered "9. RAINBOW" read 'RANBoOWS' was guessed RAINBOWS, which the grid spells with a chance S;
+    the word reader sees RAINBOW in that print, and a guess does not hold a word it only inflects."""
+    image, truth = synth.condition_case("handwritten", 6006)
+    keys = {grid_key(w) for w in read_word_list(image, truth_location(truth), truth["grid"], source="x").words}
+    assert "RAINBOW" in keys and "RAINBOWS" not in keys
+
+
 def test_the_short_words_a_list_column_may_take_are_no_proper_names():
     """Down a list's columns the spotter may take the grid's common 3-letter words (ELK, FOX), but not a name that
     wordfreq counts as common (WEI, JIM): a hand-lettered "Wolf" fitted WEI exactly."""
