@@ -16,8 +16,9 @@ Detection works on the letters themselves, so ruled, boxed and gridless puzzles 
    they line up with the grid;
 6. ruled lines and frames are erased (long runs in the grid's deskewed frame) and the search repeated, so
    letters touching the rules count too; when every letter touches them, the rules' own outline gives the frame;
-   a lattice standing on the rules' crossings (rules through its nodes, none between) is no grid, nor a gappy
-   one that took in a free-standing grid and the text beside it;
+   a lattice standing on the rules' crossings (rules through its nodes, none between) is no grid, nor one turned
+   45 degrees to the rules on the letters and the crossings at once (its twin on every other node is), nor a
+   gappy one that took in a free-standing grid and the text beside it;
 7. the outer corners are the homography applied to the lattice rectangle half a pitch beyond the outer letters,
    mapped back to input pixels; the polarity is read from the grid region itself.
 """
@@ -205,11 +206,13 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
             continue
         if chosen and not _unmistakable(lat, chosen[0]):
             continue
-        if id(lat) not in crossed and _crossings(255 - work if light_on_dark(lat) else work, lat):
-            cells = _between_crossings(lat)  # asked last: it warps the lattice's surroundings
-            crossed.add(id(cells))
-            ordered.append(cells)
-            continue
+        if id(lat) not in crossed:
+            gray = 255 - work if light_on_dark(lat) else work
+            cells = _between_crossings(lat) if _crossings(gray, lat) else _across_diagonals(gray, lat)
+            if cells is not None:  # asked last: they warp the lattice's surroundings
+                crossed.add(id(cells))
+                ordered.append(cells)
+                continue
         chosen.append(lat)
     located = []
     for lat in _joined(chosen):
@@ -359,6 +362,37 @@ def _between_crossings(lat: _Lattice) -> _Lattice:
     _within_frame trims."""
     half = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5], [0.0, 0.0, 1.0]])
     return replace(lat, H=lat.H @ half, c1=lat.c1 + 1, r1=lat.r1 + 1)
+
+
+def _across_diagonals(gray: np.ndarray, lat: _Lattice, px: int = 16) -> _Lattice | None:
+    """The lattice of a ruled grid's cells when ``lat`` stands on its letters and its rules' crossings at once,
+    turned 45 degrees to them at 1/sqrt(2) of their pitch (a small night photo of a ruled 8x8, its rules blurred
+    into dots where they cross, came out as an 11x11 of letters and dots); None when it is no such lattice: rules
+    run along its own lines, or along neither twin's cell boundaries. The twin on every other node of ``lat``
+    starts well inside the grid, as large a square as the lattice holds (_to_frame then grows it to the frame)."""
+    rows, cols = _rules(gray, lat, px)
+    if min(lat.rows, lat.cols) < 5 or np.max(np.r_[rows[1:-1], cols[1:-1]], initial=0.0) >= NO_RULE:
+        return None
+    cm, rm = (lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2
+    o, ex, ey = _apply(lat.H, np.array([[cm, rm], [cm + 1, rm], [cm, rm + 1]]))
+    J = np.c_[ex - o, ey - o]  # lattice steps (column, row) in image px
+    axes = [np.array(a) for a in ((1, 1), (-1, -1), (1, -1), (-1, 1))]
+    along = max(axes, key=lambda a: (J @ a)[0])  # the twin's rows run rightwards
+    down = max((a for a in axes if abs(a @ along) == 0), key=lambda a: (J @ a)[1])
+    half = min(lat.c1 - lat.c0, lat.r1 - lat.r0) / 4  # the largest square inside the lattice, in twin cells
+    for start in ((round(cm), round(rm)), (round(cm) + 1, round(rm))):  # the twin on either set of nodes
+        A = np.array([[along[0], down[0], start[0]], [along[1], down[1], start[1]], [0, 0, 1]], np.float64)
+        centre = np.linalg.solve(A, [cm, rm, 1.0])[:2]
+        x0, y0 = np.ceil(centre - half).astype(int)
+        x1, y1 = np.floor(centre + half).astype(int)
+        twin = replace(lat, H=lat.H @ A, c0=int(x0), c1=int(x1), r0=int(y0), r1=int(y1),
+                       nodes=int((x1 - x0 + 1) * (y1 - y0 + 1)), width_frac=lat.width_frac / np.sqrt(2),
+                       height_frac=lat.height_frac / np.sqrt(2))
+        rows, cols = _rules(gray, twin, px)
+        # rules one way at least: motion blur across the others can wipe them out (see _lost)
+        if max(float(np.median(rows[1:-1])), float(np.median(cols[1:-1]))) >= RULE:
+            return twin
+    return None
 
 
 def _extends(lat: _Lattice, other: _Lattice) -> bool:

@@ -326,12 +326,15 @@ def test_a_blurred_ruled_grid_is_not_read_with_its_columns_halved(seed: int, sha
     ("dim", 2011, (13, 15), "blurred rules and the letters touching them cover 0.6 of the grid's box (9x9 before)"),
     ("small", 2002, (10, 10), "white letters on black, the stubs of the rules' crossings left between them "
                               "(13x12 before)"),
+    ("dim", 5017, (8, 8), "a 618x464 night photo: the rules' crossings blurred into dots and the grid's own lattice "
+                          "never found (11x11 of letters and dots before)"),
 ])
 def test_a_ruled_grid_is_not_read_as_a_lattice_turned_45_degrees(condition: str, seed: int,
                                                                  shape: tuple[int, int], why: str) -> None:
     """Small photos of ruled grids with thick blurred rules (tools.synth): letters and what is left of the rules
     between them make a lattice turned 45 degrees, its pitch the cells' diagonal over two, that outnumbered the
-    grid's own. A grid runs along its rules."""
+    grid's own, or stood alone. A grid runs along its rules: the turned lattice's twin on every other node, whose
+    cell boundaries rules run along, is the grid."""
     image, truth = synth.condition_case(condition, seed)
     loc = find_grid(image, why)
     assert (loc.rows, loc.cols) == shape, why
