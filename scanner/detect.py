@@ -370,8 +370,10 @@ def _across_diagonals(gray: np.ndarray, lat: _Lattice, px: int = 16) -> _Lattice
     into dots where they cross, came out as an 11x11 of letters and dots); None when it is no such lattice: rules
     run along its own lines, or along neither twin's cell boundaries. The twin on every other node of ``lat``
     starts well inside the grid, as large a square as the lattice holds (_to_frame then grows it to the frame)."""
+    if min(lat.rows, lat.cols) < 5:
+        return None
     rows, cols = _rules(gray, lat, px)
-    if min(lat.rows, lat.cols) < 5 or np.max(np.r_[rows[1:-1], cols[1:-1]], initial=0.0) >= NO_RULE:
+    if np.max(np.r_[rows[1:-1], cols[1:-1]], initial=0.0) >= NO_RULE:
         return None
     cm, rm = (lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2
     o, ex, ey = _apply(lat.H, np.array([[cm, rm], [cm + 1, rm], [cm, rm + 1]]))
