@@ -1790,6 +1790,10 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     taken = [here(entries[i].box) for i in chosen if i not in short]
     read = [b for b in map(here, clear) if not any(_overlap(b, o) for o in reopened)]
     boxes = wordspot.word_boxes(crop, h)
+    if chosen:
+        # the places of the list's columns that lack an entry, thresholded on their own
+        slots = [tuple(int(round(v)) for v in here(b)) for b, _ in _unread(flat, entries, judged, chosen)]
+        boxes += [b for b in wordspot.slot_boxes(crop, slots, h) if not any(wordspot.touch(b, c) for c in boxes)]
     if not boxes:
         return [], []
     heights = wordspot.letter_heights(crop, boxes)

@@ -23,6 +23,7 @@ LINES, LINE_GAP = 1.6, 0.3  # see _lines
 FRAGMENT = 0.4  # letter heights: the least height of a piece of a word (see _mended)
 WORD_WIDTH = 1.5  # letter heights: the narrowest word blob (a hand-lettered "train", 62 px wide on a line 34 px high)
 LOCAL_INK = 0.35  # see _faint
+SLOT_CONTRAST, SLOT_FILL = 3.5, 0.75  # see slot_boxes
 RULE_FILL, RULE_THICK, RULE_GAP = 0.9, 0.4, 0.25  # see _rule_rows
 MIN_SCORE = -2.0  # a word's fit (see _fits) to be taken
 MIN_MARGIN = 0.3  # ... and by how much it must beat any other word that is not part of it or it of them
@@ -64,10 +65,40 @@ def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, 
     whole page, and where that finds no word, by the ink near it (see _faint): a global threshold set between a
     bold title's black and the paper puts faint print on the paper's side, while on grainy paper the local one
     makes words of grain."""
-    ink = cv2.GaussianBlur(255 - flat, (0, 0), max(0.5, letter_px / 12))
-    _, mask = cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink, mask = _thresholded(flat, letter_px)
     boxes = _blobs(mask, letter_px, lines=True)
     return boxes + [b for b in _blobs(_faint(ink, letter_px), letter_px) if not any(touch(b, c) for c in boxes)]
+
+
+def slot_boxes(flat: np.ndarray, slots: list[tuple[int, int, int, int]],
+               letter_px: float) -> list[tuple[int, int, int, int]]:
+    """word_boxes within each of ``slots`` (boxes of ``flat`` where a list's column lacks an entry), the ink told
+    from the paper there alone: the page's one threshold, set between a bold title's or the table's black and the
+    paper, put a night photo's thin grey "Giraffe" on the paper's side, and the faint one (see _faint) wants
+    print well above the paper's grain. Where the two sides of that threshold stand less than SLOT_CONTRAST times
+    the paper's own spread apart, the slot holds grain alone (split at its mean, noise stands 2.7 apart); a blob
+    filling more than SLOT_FILL of its box is no word but a solid band, the sheet's shadowed edge past a list's
+    last line (0.8-0.97; words of blurred print 0.48-0.68)."""
+    out = []
+    pad = int(0.5 * letter_px)
+    for slot in slots:
+        x0, y0 = max(0, slot[0] - pad), max(0, slot[1] - pad)
+        x1, y1 = min(flat.shape[1], slot[2] + pad), min(flat.shape[0], slot[3] + pad)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        ink, mask = _thresholded(flat[y0:y1, x0:x1], letter_px)
+        fore, back = ink[mask > 0], ink[mask == 0]
+        if fore.size and back.size and fore.mean() - back.mean() >= SLOT_CONTRAST * max(float(back.std()), 1.0):
+            out += [(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0) for b in _blobs(mask, letter_px, lines=True)
+                    if slot[1] - y0 <= (b[1] + b[3]) / 2 <= slot[3] - y0  # not the line above or below
+                    and np.count_nonzero(mask[b[1]:b[3], b[0]:b[2]]) <= SLOT_FILL * (b[2] - b[0]) * (b[3] - b[1])]
+    return out
+
+
+def _thresholded(flat: np.ndarray, letter_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(the ink of ``flat``, bright on 0, smoothed at a stroke's scale; its mask at Otsu's threshold, 255 ink)."""
+    ink = cv2.GaussianBlur(255 - flat, (0, 0), max(0.5, letter_px / 12))
+    return ink, cv2.threshold(ink, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
 
 
 def touch(p: tuple, q: tuple) -> bool:

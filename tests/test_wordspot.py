@@ -374,3 +374,29 @@ def test_a_night_list_s_words_are_spotted_against_rivals_of_their_own_length_and
     wl = read_word_list(image, truth_location(truth), truth["grid"], source="dim 4301")
     assert {"TICKET", "MAP", "BUS"} <= {grid_key(w) for w in wl.words}, wl.words
     assert list_score(wl.words, truth["words"])[1] <= 1, wl.words
+
+
+def test_a_faint_word_in_a_list_column_is_thresholded_on_its_own():
+    """A list column's place that lacks an entry is thresholded alone (wordspot.slot_boxes): a thin grey word
+    there is one box, tight to its ink; a place of paper grain alone, and the solid dark band of a sheet's edge,
+    give none."""
+    rng = np.random.default_rng(1)
+    page = np.full((260, 700), 235, np.uint8)
+    page[230:] = 40  # the table beyond the sheet's edge
+    cv2.putText(page, "WORD SEARCH", (40, 90), cv2.FONT_HERSHEY_DUPLEX, 1.6, 0, 5)  # a bold black title
+    cv2.putText(page, "Otter", (60, 170), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 150, 1, cv2.LINE_AA)  # thin grey print
+    page = cv2.GaussianBlur(np.clip(page + rng.normal(0, 12, page.shape), 0, 255).astype(np.uint8), (0, 0), 1.5)
+    (box,) = wordspot.slot_boxes(page, [(50, 140, 200, 180)], 20.0)
+    assert abs(box[0] - 60) <= 3 and 50 <= box[2] - box[0] <= 75 and 15 <= box[3] - box[1] <= 30, box
+    assert wordspot.slot_boxes(page, [(400, 140, 550, 180)], 20.0) == []  # grain
+    assert wordspot.slot_boxes(page, [(400, 215, 550, 255)], 20.0) == []  # the sheet's edge
+
+
+def test_a_thin_list_face_beside_a_bold_title_is_spotted_in_its_columns():
+    """A night photo's list in a thin grey typewriter face (dim 7004, grid's true corners): Tesseract read six of its
+    eight entries, and the page's one threshold, set between the bold title's and the table's black and the
+    paper, put "Giraffe" and "Otter" on the paper's side; thresholded alone, their places in the list's columns
+    hold their words."""
+    image, truth = synth.condition_case("dim", 7004)
+    keys = {grid_key(w) for w in read_word_list(image, truth_location(truth), truth["grid"], source="dim 7004").words}
+    assert {"GIRAFFE", "OTTER"} <= keys, keys
