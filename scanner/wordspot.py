@@ -21,6 +21,7 @@ CLASSES = wordread.SYMBOLS[:wordread.LETTERS]  # the letters a spotted word may 
 WORD_GAP = 0.45  # ink closer than this many letter heights is one word
 LINES, LINE_GAP = 1.6, 0.3  # see _lines
 FRAGMENT = 0.4  # letter heights: the least height of a piece of a word (see _mended)
+MEND_HEIGHT = 1.15  # the pieces of a word joined are at most this much taller than the taller piece (see _mended)
 WORD_WIDTH = 1.5  # letter heights: the narrowest word blob (a hand-lettered "train", 62 px wide on a line 34 px high)
 LOCAL_INK = 0.35  # see _faint
 SLOT_CONTRAST, SLOT_FILL = 3.5, 0.75  # see slot_boxes
@@ -127,10 +128,12 @@ def _gap(letter_px: float) -> int:
 
 def _mended(boxes: list[tuple[int, int, int, int, int]], letter_px: float) -> list[tuple[int, int, int, int, int]]:
     """``boxes`` (x0, y0, x1, y1, px), in their order, with the pieces of a word that faint letters broke apart
-    joined: boxes FRAGMENT to LINES letter heights high, level with each other and as close as the ink of one word
-    (see _gap), though their ink met on no one row (see _blobs). A night photo's blurred "blender" was three boxes,
-    none of them whole: the bars of a serif face hold more ink than its stems, and the ink of "BLE" lay in the top
-    and bottom rows of its line where that of "NDER" lay in the middle."""
+    joined: boxes FRAGMENT to LINES letter heights high, level with each other (overlapping by half the taller,
+    and together at most MEND_HEIGHT times as tall: a small photo's "RUGBY" took in a lower mark beside it and
+    its box grew by half) and as close as the ink of one word (see _gap), though their ink met on no one row (see
+    _blobs). A night photo's blurred "blender" was three boxes, none of them whole: the bars of a serif face hold
+    more ink than its stems, and the ink of "BLE" lay in the top and bottom rows of its line where that of "NDER"
+    lay in the middle."""
     piece = [FRAGMENT * letter_px <= b[3] - b[1] <= LINES * letter_px for b in boxes]
     gap = _gap(letter_px)
     out: list[list] = []  # [box, the index of its first piece in boxes]
@@ -140,7 +143,9 @@ def _mended(boxes: list[tuple[int, int, int, int, int]], letter_px: float) -> li
         reach = [k for k in reach if b[0] - out[k][0][2] <= gap]
         for k in reach:
             o = out[k][0]
-            if min(b[3], o[3]) - max(b[1], o[1]) >= 0.5 * max(b[3] - b[1], o[3] - o[1]):
+            taller = max(b[3] - b[1], o[3] - o[1])
+            if (min(b[3], o[3]) - max(b[1], o[1]) >= 0.5 * taller
+                    and max(b[3], o[3]) - min(b[1], o[1]) <= MEND_HEIGHT * taller):
                 out[k] = [(o[0], min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3]), o[4] + b[4]), min(out[k][1], i)]
                 break
         else:

@@ -162,7 +162,7 @@ def test_words_tesseract_cannot_read_are_spotted(condition, seed, least, before)
 def test_the_pieces_of_a_word_broken_by_faint_letters_are_joined():
     """Boxes (x0, y0, x1, y1, px) of one line whose ink met on no row (a blurred serif "blender" was three, two of
     them overlapping) are one word box; boxes further apart, on another line, or taller than a line are not
-    joined, and the boxes keep their order."""
+    joined, nor is a lower mark beside a word that makes it half as tall again, and the boxes keep their order."""
     h = 24.0
     boxes = [(127, 1046, 194, 1070, 613), (176, 1046, 225, 1069, 381), (228, 1047, 279, 1070, 552),  # "blender"
              (351, 1046, 417, 1071, 1101),  # "mug", 72 px (3 letter heights) further on
@@ -170,6 +170,8 @@ def test_the_pieces_of_a_word_broken_by_faint_letters_are_joined():
              (300, 1000, 310, 1120, 900)]  # a frame's side, five lines tall
     assert wordspot._mended(boxes, h) == [(127, 1046, 279, 1070, 1546), boxes[3], boxes[4], boxes[5]]
     assert wordspot._mended(boxes[3:], h) == boxes[3:]
+    rugby = [(136, 1130, 163, 1160, 193), (155, 1124, 219, 1149, 1093)]  # a lower mark beside a word: 36 px together
+    assert wordspot._mended(rugby, h) == rugby
 
 
 def test_a_title_in_bigger_print_is_not_spotted():
