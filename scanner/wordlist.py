@@ -1911,15 +1911,19 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     the grid spells with it (see _grid_spellings), not listed, is taken as that entry where its print fits the
     entry better by LONGER: Tesseract read "watering" in the box of "watering can" (and "museum" in a box that a
     chance MUSEUM ITS fits worse); in a box not wide, that entry where the box joined to the print beside it
-    (see _beside) fits it better by LONGER and at least BESIDE_FIT (HIGH JUMP read as JUMP alone)."""
+    (see _beside) fits it better by LONGER and at least BESIDE_FIT (HIGH JUMP read as JUMP alone); an entry of
+    the other word listed there is then part of it (a night photo's BEAR, read "Beas", took in the print of
+    "Polar" beside it, which was listed too, guessed from "olay")."""
     from wordfreq import zipf_frequency
 
     entries, judged, chosen, trusted = reading
     listed, per_letter, listing = _listing(reading)
     words = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
     printed = _grid_spellings(tuple(letters))
-    judged = list(judged)
+    judged, halves = list(judged), set()  # halves: entries another entry took in as its other word
     for i, e, entry, _, key, box in listing:
+        if i in halves:
+            continue
         wide = _per_letter(e) > WIDE * per_letter
         pairs = [w for w, p in printed.items() if " " in p and w not in listed
                  and key in (grid_key(part) for part in p.split())]
@@ -1931,6 +1935,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
             if fit[1] >= fit[0] + LONGER and (wide or fit[1] >= BESIDE_FIT):
                 judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
                 listed.add(pairs[0])
+                other = {grid_key(part) for part in printed[pairs[0]].split()} - {key}
+                halves |= {k for k in chosen if k != i and _overlap(entries[k].box, at)
+                           and grid_key(judged[k][0].word) in other}
                 continue
         least = LONGER_ZIPF if e.conf < WORDLIKE_CONF else zipf_frequency(key.lower(), "en") + SURE_LONGER_ZIPF
         # a number read as letters is no part of what was read ("te. FENCING", 12. misread, is not nine
@@ -1955,7 +1962,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
             continue
         judged[i] = (WordEntry(read=entry.read, word=printed.get(best, best), corrected=True), "corrected")
         listed.add(best)
-    return entries, judged, chosen, trusted
+    return entries, judged, [k for k in chosen if k not in halves], trusted
 
 
 @functools.lru_cache(maxsize=256)
