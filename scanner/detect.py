@@ -208,7 +208,9 @@ def find_grids(image: np.ndarray) -> list[GridLocation]:
             continue
         if id(lat) not in crossed:
             gray = 255 - work if light_on_dark(lat) else work
-            cells = _between_crossings(lat) if _crossings(gray, lat) else _across_diagonals(gray, lat)
+            px = 16  # the lattice's view: px a cell
+            dark = _lattice_ink(gray, lat, px)  # one view of its ink for both questions
+            cells = _between_crossings(lat) if _crossings(dark, lat, px) else _across_diagonals(gray, dark, lat, px)
             if cells is not None:  # asked last: they warp the lattice's surroundings
                 crossed.add(id(cells))
                 ordered.append(cells)
@@ -344,11 +346,11 @@ def _loose(lat: _Lattice, other: _Lattice) -> bool:
     return (pieces or lat.fill < 0.8 and not lat.isolated) and _covers(lat, _axes(other)[0])
 
 
-def _crossings(gray: np.ndarray, lat: _Lattice, px: int = 16) -> bool:
-    """Whether the lattice's nodes are where a ruled grid's rules cross, not its letters: rules run through its
-    nodes and none between them. (Small ruled cells on grainy newsprint: the letters and the rules join, and what
-    stands apart at each crossing forms a lattice half a cell off the letters', a row or a column larger.)"""
-    dark = _lattice_ink(gray, lat, px)
+def _crossings(dark: np.ndarray, lat: _Lattice, px: int) -> bool:
+    """Whether the lattice's nodes are where a ruled grid's rules cross, not its letters (``dark``: its ink, see
+    _lattice_ink): rules run through its nodes and none between them. (Small ruled cells on grainy newsprint: the
+    letters and the rules join, and what stands apart at each crossing forms a lattice half a cell off the
+    letters', a row or a column larger.)"""
     between = _rule_shares(dark, lat, px)
     inner = np.r_[between[0][1:-1], between[1][1:-1]]
     nodes = np.concatenate(_through_letters(dark, lat, px))
@@ -364,15 +366,16 @@ def _between_crossings(lat: _Lattice) -> _Lattice:
     return replace(lat, H=lat.H @ half, c1=lat.c1 + 1, r1=lat.r1 + 1)
 
 
-def _across_diagonals(gray: np.ndarray, lat: _Lattice, px: int = 16) -> _Lattice | None:
-    """The lattice of a ruled grid's cells when ``lat`` stands on its letters and its rules' crossings at once,
-    turned 45 degrees to them at 1/sqrt(2) of their pitch (a small night photo of a ruled 8x8, its rules blurred
-    into dots where they cross, came out as an 11x11 of letters and dots); None when it is no such lattice: rules
-    run along its own lines, or along neither twin's cell boundaries. The twin on every other node of ``lat``
-    starts well inside the grid, as large a square as the lattice holds (_to_frame then grows it to the frame)."""
+def _across_diagonals(gray: np.ndarray, dark: np.ndarray, lat: _Lattice, px: int) -> _Lattice | None:
+    """The lattice of a ruled grid's cells when ``lat`` (its ink ``dark``, see _lattice_ink) stands on its letters
+    and its rules' crossings at once, turned 45 degrees to them at 1/sqrt(2) of their pitch (a small night photo
+    of a ruled 8x8, its rules blurred into dots where they cross, came out as an 11x11 of letters and dots); None
+    when it is no such lattice: rules run along its own lines, or along neither twin's cell boundaries. The twin
+    on every other node of ``lat`` starts well inside the grid, as large a square as the lattice holds (_to_frame
+    then grows it to the frame)."""
     if min(lat.rows, lat.cols) < 5:
         return None
-    rows, cols = _rules(gray, lat, px)
+    rows, cols = _rule_shares(dark, lat, px)
     if np.max(np.r_[rows[1:-1], cols[1:-1]], initial=0.0) >= NO_RULE:
         return None
     cm, rm = (lat.c0 + lat.c1) / 2, (lat.r0 + lat.r1) / 2
