@@ -653,7 +653,16 @@ def guess(key: str, words: tuple[str, ...]) -> str | None:
                 near.setdefault(d, []).append(w)
     if not near:
         return None
-    nearest = near[min(near)]
+    least = min(near)
+
+    def plain(w: str) -> str:
+        """``w``'s word where ``w`` is a plural or past form of one of ``words`` as near as it: lists are mostly
+        singular, and a chance S after a placed FORK spells FORKS ("FORIC", a hand-lettered K read as IC, is
+        FORK)."""
+        return next((s for s in (w[:-len(end)] for end in INFLECTIONS) if inflected(w, s) and s in words
+                     and edit_distance(key, s) <= least), w)
+
+    nearest = list(dict.fromkeys(map(plain, near[least])))
     whole = [w for w in nearest if not any(w != v and w in v for v in nearest)]
     length = min(abs(len(w) - len(key)) for w in whole)
     best = [w for w in whole if abs(len(w) - len(key)) == length]
@@ -1820,9 +1829,18 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     listed = _listed(reading)
     whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
     # words the grid spells but for a cell, whole or with an unsure cell read as one of its alternatives
+    # (not one it spells whole, nor the plural or past form of one: CLAM and a cell after it make a near CLAMS,
+    # which took the blob of a night photo's "clam")
+    spelt = _vocabulary_hits(tuple(letters))
     doubtful = [w for w in dict.fromkeys(near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
                                          + _unsure_words(tuple(letters), unsure))
-                if not any(w in word or word in w for word in listed)]
+                if w not in spelt and not any(inflected(w, w[:-len(end)]) and w[:-len(end)] in spelt
+                                              for end in INFLECTIONS)
+                and not any(w in word or word in w for word in listed)]
+    # a plural's word too, which the grid spells with it (LAWN, too rare a 4-letter word to be a candidate of its
+    # own, beside a chance LAWNS): wordspot.match takes the plural only where it fits clearly better
+    stems = tuple(w for w in _stems_of(whole, whole) if w not in doubtful)
+    whole += stems
     words = [w for w in whole if not any(w in word for word in listed)] + doubtful  # not JELLY of JELLYFISH
     printed = _grid_spellings(tuple(letters))
     # down the list's columns, where words are matched more freely: one word each, nor one holding a listed word
@@ -1831,7 +1849,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # grid's rarer 4-letter words (KELP, TUBA: elsewhere chance blobs fit them), none inside one of its words (HALE
     # of WHALE), and its common 3-letter words (MAP, FOX: any grid spells dozens by chance)
     single = [w for w in words if " " not in printed.get(w, w) and not any(word in w for word in listed)
-              and w in printed]
+              and (w in printed or w in stems)]
     rare = [w for w in _rare_fours(tuple(letters)) if not any(w in v for v in whole)
             and not any(w in word or word in w for word in listed)]
     threes = [w for w in _common_threes(tuple(letters)) if not any(w in word for word in listed)]
@@ -1904,8 +1922,10 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     SURE_LONGER_ZIPF commoner than what was read (HARMON of HARMONY at 87). Not its plural or past form: lists
     are mostly singular, and a misread cell after a word makes one (DOLPHINS beside DOLPHIN, ECLIPSED). Nor a
     word few people know (PRECIPE round RECIPE, which web2 lists and wordfreq has never seen). An entry the grid
-    spells only as part of one such word, commoner than the entry and not two words, however surely read, is that
-    word where its print fits it at most INSIDE_FIT worse (RABBI and AILING of night photos' RABBIT and SAILING;
+    spells only as part of one such word, not two words, and commoner than the entry or in a box WIDE for the
+    entry and not for that word, however surely read, is that word where its print fits it at most INSIDE_FIT
+    worse (RABBI and AILING of night photos' RABBIT and SAILING, BUTTER spotted in the box of "Butterfly": a
+    reader's fits are per letter, and a word's letters it cannot see cost it more than a shorter word's spaces;
     not CRUISE, which a chance R after it makes CRUISER, nor POLAR BEAR, POLAR BEARD). And any entry,
     however surely read, whose box is WIDE for what was read in it, that is one word of the one two-word entry
     the grid spells with it (see _grid_spellings), not listed, is taken as that entry where its print fits the
@@ -1947,8 +1967,9 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
                   and len(w) > len(key) and len(w) - read <= (3 if wide else 2) and w not in listed
                   and not inflected(w, key)}
         above = max(LONGER_ZIPF, zipf_frequency(key.lower(), "en"))
-        holding = [w for w, z in common.items() if z > above and key in w and " " not in printed.get(w, w)
-                   and _only_inside(tuple(letters), key, w)]
+        holding = [w for w, z in common.items() if (z > above or wide and (e.box[2] - e.box[0]) / len(w)
+                                                    <= WIDE * per_letter)
+                   and key in w and " " not in printed.get(w, w) and _only_inside(tuple(letters), key, w)]
         longer = [w for w, z in common.items() if z >= least or w in holding]
         if not longer:
             continue

@@ -193,22 +193,30 @@ LIST_MIN_ZIPF = 2.6
 """The dictionary's 5-letter words that the hidden vocabulary leaves out as too rare (random letters spell short
 rare words too often) are still words a printed list may hold when wordfreq rates them at least this (LADLE,
 SLEET, GUAVA): a listed word is vouched for by its print, not by the grid alone. Rarer ones fit blurred print
-by chance (at 2.5, BORER took a night photo's BEAVER); plural and past forms stay out (a placed PEAR and a chance
-S after it made a list's "pear" PEARS)."""
+by chance (at 2.5, BORER took a night photo's BEAVER)."""
+LIST_PLURAL_ZIPF = 3.0
+"""Plurals of 4-5 letters, which the hidden vocabulary leaves out as a word and a filler S (LAWNS), are listed
+words as often as any (SEEDS, DRUMS: a night photo's list lost them every time): a list's vocabulary has those
+wordfreq rates at least this. Past forms stay out; the list reader weighs a plural against its word wherever
+the grid spells both (a placed PEAR and a chance S after it are no PEARS)."""
 
 
 @lru_cache(maxsize=1)
 def list_vocabulary() -> tuple[str, ...]:
     """The words a printed word list may hold, upper case: the hidden vocabulary, in its order, then the
-    dictionary's 5-letter words of LIST_MIN_ZIPF it lacks, commonest first."""
+    dictionary's 5-letter words of LIST_MIN_ZIPF and the plurals of its words of LIST_PLURAL_ZIPF that it lacks,
+    commonest first."""
     hidden = hidden_vocabulary()
-    key = f"list-dictionary-r{RULES}-{version('english-words')}-{version('wordfreq')}-{LIST_MIN_ZIPF}-{len(hidden)}"
+    key = (f"list-dictionary-r{RULES}-{version('english-words')}-{version('wordfreq')}-{LIST_MIN_ZIPF}-"
+           f"{LIST_PLURAL_ZIPF}-{len(hidden)}")
 
     def build() -> tuple[str, ...]:
         freq = _frequencies()
-        base = set(shipped_words())
-        floor = 10 ** (LIST_MIN_ZIPF - 9)
-        more = {w for w in base - set(hidden) if len(w) == 5 and freq.get(w, 0.0) >= floor}
+        base, have = set(shipped_words()), set(hidden)
+        floor, plural_floor = 10 ** (LIST_MIN_ZIPF - 9), 10 ** (LIST_PLURAL_ZIPF - 9)
+        more = {w for w in base - have if len(w) == 5 and freq.get(w, 0.0) >= floor}
+        more |= {w for w, f in freq.items() if len(w) in (4, 5) and f >= plural_floor and w not in have
+                 and any(w.endswith(end) and w[:-len(end)] in base for end in ("S", "ES"))}
         return tuple(sorted(more, key=lambda w: (-freq[w], w)))
 
     return hidden + _cached_words("list", key, build)

@@ -534,6 +534,7 @@ def test_a_word_misread_by_several_letters_is_guessed_from_the_grid():
     assert guess("PLANEX", ("PLANET", "PLANES")) is None  # as near to both
     assert guess("ROR", ("ARBOR",)) is None  # 2 edits of 5 letters, but more than half of the 3 read
     assert guess("BALING", ("AILING", "SAILING")) == "SAILING"  # the grid spells AILING inside SAILING
+    assert guess("FORIC", ("FORK", "FORKS")) == "FORK"  # as near: a chance S after a placed word spells its plural
 
 
 def test_words_the_grid_spells_inside_a_listed_word_are_not_guessed():
@@ -1396,3 +1397,14 @@ def test_a_list_cut_at_the_edge_of_the_page_read_is_read_whole_from_the_wider_pa
     keys = {grid_key(w) for w in words}
     assert {"ARCHERY", "BADMINTON", "VOLLEYBALL", "HIGHJUMP"} <= keys, words
     assert list_score(words, truth["words"]) == (14, 0), words
+
+
+def test_a_night_list_keeps_its_plurals_and_its_long_words():
+    """A night photo's list of twenty (dim 5000, detected as a user's photo would be): SEEDS is a listed word
+    (the hidden vocabulary leaves short plurals out; a list's does not), and the spotter's BUTTER, in a box as
+    wide as nine of the list's letters, is the grid's BUTTERFLY, which alone holds it there."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 5000)
+    keys = [grid_key(w) for w in solve_image(image, source="dim 5000", words=None)[0].word_list.words]
+    assert {"SEEDS", "BUTTERFLY"} <= set(keys) and not {"BUTTER", "NEEDS"} & set(keys), keys
