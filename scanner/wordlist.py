@@ -1798,7 +1798,11 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     reopened = [here(entries[i].box) for i in short]
     taken = [here(entries[i].box) for i in chosen if i not in short]
     read = [b for b in map(here, clear) if not any(_overlap(b, o) for o in reopened)]
-    boxes = wordspot.word_boxes(crop, h)
+    # a list read in lower case holds words no taller than its x-height ("venus" beside "galaxy"); in capitals, a
+    # blob that low is part of a word or a speck (the pieces of a thin serif face at night)
+    lower = 2 * sum(any(ch.islower() for ch in entries[i].raw) and not any(ch.isupper() for ch in entries[i].raw)
+                    for i in chosen) > len(chosen)
+    boxes = wordspot.word_boxes(crop, h, lower)
     if chosen:
         # the places of the list's columns that lack an entry, thresholded on their own
         slots = [tuple(int(round(v)) for v in here(b)) for b, _ in _unread(flat, entries, judged, chosen)]

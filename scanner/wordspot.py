@@ -19,6 +19,7 @@ from solver.dictionary import inflected
 
 CLASSES = wordread.SYMBOLS[:wordread.LETTERS]  # the letters a spotted word may hold
 WORD_GAP = 0.45  # ink closer than this many letter heights is one word
+WORD_LOW, X_HEIGHT = 0.6, 0.45  # letter heights: the least height of a word blob, of a lower-case one (word_boxes)
 LINES, LINE_GAP = 1.6, 0.3  # see _lines
 FRAGMENT = 0.4  # letter heights: the least height of a piece of a word (see _mended)
 MEND_HEIGHT = 1.15  # the pieces of a word joined are at most this much taller than the taller piece (see _mended)
@@ -59,15 +60,21 @@ def page_ink(flat: np.ndarray) -> PageInk:
     return PageInk(flat)
 
 
-def word_boxes(flat: np.ndarray, letter_px: float) -> list[tuple[int, int, int, int]]:
+def word_boxes(flat: np.ndarray, letter_px: float, lower: bool = False) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) of the word-shaped blobs of ink of ``flat`` (dark print on white, letters roughly
     ``letter_px`` high): ink closed across letter gaps, blobs about one line high and a few letters long (an
     entry's number or bullet may be part of its box: see spot). Ink is told from paper by one threshold for the
     whole page, and where that finds no word, by the ink near it (see _faint): a global threshold set between a
     bold title's black and the paper puts faint print on the paper's side, while on grainy paper the local one
-    makes words of grain."""
+    makes words of grain. In ``lower`` case print, a blob X_HEIGHT to WORD_LOW letter heights high that touches
+    no taller one is a word with no ascender or descender ("venus" in a hand-lettered list whose height Tesseract
+    measured on "galaxy"), its box grown to the line's height about its middle, as the word reader sees words."""
     ink, mask = _thresholded(flat, letter_px)
-    boxes = _blobs(mask, letter_px, lines=True)
+    found = _blobs(mask, letter_px, lines=True, shortest=X_HEIGHT if lower else WORD_LOW)
+    boxes = [b for b in found if b[3] - b[1] >= WORD_LOW * letter_px]
+    short = [b for b in found if b[3] - b[1] < WORD_LOW * letter_px and not any(touch(b, c) for c in boxes)]
+    grow = [int(round((letter_px - (y1 - y0)) / 2)) for _, y0, _, y1 in short]
+    boxes += [(x0, max(0, y0 - g), x1, min(flat.shape[0], y1 + g)) for (x0, y0, x1, y1), g in zip(short, grow)]
     return boxes + [b for b in _blobs(_faint(ink, letter_px), letter_px) if not any(touch(b, c) for c in boxes)]
 
 
@@ -107,17 +114,18 @@ def touch(p: tuple, q: tuple) -> bool:
     return min(p[2], q[2]) > max(p[0], q[0]) and min(p[3], q[3]) > max(p[1], q[1])
 
 
-def _blobs(mask: np.ndarray, letter_px: float, lines: bool = False) -> list[tuple[int, int, int, int]]:
-    """word_boxes of an ink mask (uint8, 255 ink); with ``lines``, a blob of lines of print joined is cut into
-    them (see _lines) and the pieces of a word are joined (see _mended): not in the faint mask, where grain joins
-    print, and where specks lie as close as letters."""
+def _blobs(mask: np.ndarray, letter_px: float, lines: bool = False,
+           shortest: float = WORD_LOW) -> list[tuple[int, int, int, int]]:
+    """word_boxes of an ink mask (uint8, 255 ink), at least ``shortest`` letter heights high; with ``lines``, a
+    blob of lines of print joined is cut into them (see _lines) and the pieces of a word are joined (see
+    _mended): not in the faint mask, where grain joins print, and where specks lie as close as letters."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, _gap(letter_px) + 1), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     boxes = []
     for k, (x, y, w, h, area) in enumerate(stats[1:].tolist(), 1):
         boxes += _lines(labels[y:y + h, x:x + w] == k, x, y, letter_px) if lines else [(x, y, x + w, y + h, area)]
     return [(x0, y0, x1, y1) for x0, y0, x1, y1, area in (_mended(boxes, letter_px) if lines else boxes)
-            if 0.6 * letter_px <= y1 - y0 <= 3.0 * letter_px and x1 - x0 >= WORD_WIDTH * letter_px
+            if shortest * letter_px <= y1 - y0 <= 3.0 * letter_px and x1 - x0 >= WORD_WIDTH * letter_px
             and area >= 0.15 * (x1 - x0) * (y1 - y0)]
 
 

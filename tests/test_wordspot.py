@@ -276,6 +276,25 @@ def test_lines_of_print_joined_by_a_descender_are_cut_apart():
     assert boxes[0][3] <= 75 and boxes[1][1] >= 60 and boxes[2][1] > 120, boxes
 
 
+def test_a_lower_case_word_with_no_ascender_or_descender_is_a_word_blob():
+    """A lower-case list's line height, as Tesseract measures it on words such as "galaxy", is twice the height of
+    "venus", whose letters all stand between the base line and the x-height: in a list read in lower case that
+    blob is still a word, its box grown to the line's height about its middle (the reader sees words so), and
+    spotted as VENUS. A stroke as short and narrower than a word is none."""
+    page = np.full((140, 300), 255, np.uint8)
+    cv2.putText(page, "galaxy", (30, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
+    cv2.putText(page, "venus", (30, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
+    cv2.rectangle(page, (220, 92), (230, 110), 0, -1)  # a stroke as high as "venus", narrower than a word
+    page = cv2.GaussianBlur(page, (0, 0), 1.0)
+    line = 34.0  # "galaxy" from its l's top to its y's tail, as Tesseract's box holds it
+    assert len(wordspot.word_boxes(page, line)) == 1  # in capitals, a blob that low is no word
+    boxes = sorted(wordspot.word_boxes(page, line, lower=True), key=lambda b: b[1])
+    assert len(boxes) == 2, boxes
+    venus = boxes[1]
+    assert venus[0] < 40 and venus[2] < 150 and abs((venus[3] - venus[1]) - line) <= 2, venus
+    assert [w for _, w, _ in wordspot.spot(page, [venus], line, ["VENUS", "SEVEN", "NEWS"])] == ["VENUS"]
+
+
 def test_the_words_of_a_hand_lettered_list_whose_lines_touch_are_spotted():
     """A hand-lettered list (handwritten 1506) whose lines touch where letters hang below them: read as blobs two
     lines high, BASEBALL and SURFING were never spotted. Both are now, with at most one spurious entry."""
