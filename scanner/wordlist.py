@@ -67,6 +67,9 @@ the part of the page read (REACH, or WIDE_REACH when the list ran on to its edge
 SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
+SMALLER_CUT = 0.5
+"""With no entry read and no word spotted, the page's blobs are cut again at this fraction of the letter height
+Tesseract's page is scaled for (see _spotted)."""
 LARGER_PRINT, LARGER_BOXES = 1.25, 3
 """With no entry read and no word spotted in the commonest print, words are spotted in the commonest print larger
 than it by this factor, found in at least this many boxes as wide as a word (see _larger_print)."""
@@ -1828,7 +1831,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
                 <= SPOT_HEIGHTS[1] and not any(_overlap(c, b) for c in read)]
 
     boxes = of_size(h)
-    if not boxes:
+    if not boxes and known:
         return [], []
     listed = _listed(reading)
     whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
@@ -1866,6 +1869,14 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         # nothing fits the commonest print, which is then often a line of small print (a night photo's instructions
         # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
         h, boxes = larger, of_size(larger)
+        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
+    if not spotted and not known:
+        # nor any larger: the list may be print so much smaller than guessed that its blobs, cut at the guessed
+        # size, were dropped as specks (a hand-lettered list in a thin pen under a bold title): cut again smaller
+        found = wordspot.word_boxes(crop, SMALLER_CUT * text_h)
+        heights = wordspot.letter_heights(crop, found)
+        h = _print_height(found, heights) if found else h
+        boxes = of_size(h)
         spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
     # a word taken only down a column does not overrule an entry read, however short (PROD took the print of a
     # sideways photo's "map"), but may bear it out (MUG in the print of a night photo's "Mug", read NUG at 0)
