@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from scanner import imaging, wordspot
-from solver.dictionary import INFLECTIONS, inflected, list_vocabulary, proper_names
+from solver.dictionary import inflected, list_vocabulary, proper_names, uninflected
 from solver.errors import NoWordsError
 
 TARGET_INK_PX = 24.0
@@ -662,8 +662,7 @@ def guess(key: str, words: tuple[str, ...]) -> str | None:
         """``w``'s word where ``w`` is a plural or past form of one of ``words`` as near as it: lists are mostly
         singular, and a chance S after a placed FORK spells FORKS ("FORIC", a hand-lettered K read as IC, is
         FORK)."""
-        return next((s for s in (w[:-len(end)] for end in INFLECTIONS) if inflected(w, s) and s in words
-                     and edit_distance(key, s) <= least), w)
+        return next((s for s in uninflected(w) if s in words and edit_distance(key, s) <= least), w)
 
     nearest = list(dict.fromkeys(map(plain, near[least])))
     whole = [w for w in nearest if not any(w != v and w in v for v in nearest)]
@@ -1841,8 +1840,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     spelt = _vocabulary_hits(tuple(letters))
     doubtful = [w for w in dict.fromkeys(near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
                                          + _unsure_words(tuple(letters), unsure))
-                if w not in spelt and not any(inflected(w, w[:-len(end)]) and w[:-len(end)] in spelt
-                                              for end in INFLECTIONS)
+                if w not in spelt and not any(s in spelt for s in uninflected(w))
                 and not any(w in word or word in w for word in listed)]
     # a plural's word too, which the grid spells with it (LAWN, too rare a 4-letter word to be a candidate of its
     # own, beside a chance LAWNS): wordspot.match takes the plural only where it fits clearly better
@@ -1922,7 +1920,7 @@ def _stems_of(forms: tuple[str, ...], whole: tuple[str, ...]) -> tuple[str, ...]
     ``whole``: a misread cell in a night photo's ORCHID and a chance S after it made the grid's near word ORCHIDS,
     which took the blob of "Orchid" while ORCHID was no candidate (wordspot.match takes a form over its word only
     where it fits clearly better)."""
-    stems = {w[:-len(end)] for w in forms for end in INFLECTIONS if inflected(w, w[:-len(end)])}
+    stems = {s for w in forms for s in uninflected(w)}
     return tuple(sorted((stems & _vocabulary_set()) - set(whole)))
 
 

@@ -99,6 +99,13 @@ def inflected(word: str, stem: str) -> bool:
     return any(word == stem + end and _takes(stem, end) for end in INFLECTIONS)
 
 
+def uninflected(word: str) -> list[str]:
+    """The stems ``word`` is a plural or past form of (see inflected), longest first: SEEDS -> SEED; PLATED ->
+    PLATE, PLAT."""
+    return [word[:-len(end)] for end in sorted(INFLECTIONS, key=len) if word.endswith(end)
+            and _takes(word[:-len(end)], end)]
+
+
 def _stems(word: str) -> list[str]:
     """The words ``word`` may be a regular inflection of: DRUMS -> DRUM, SKIING -> SKI, DIVING -> DIVE."""
     out = []
