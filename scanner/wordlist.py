@@ -181,6 +181,8 @@ INSIDE_FIT = 0.5
 """An entry the grid spells only as part of one longer, commoner word that is not listed is that word where its
 print fits the word at most this much worse than what was read (see _lengthened): a letter dropped by Tesseract
 leaves a string the grid holds only because it holds the word (RABBI of a night photo's "Rabbit", read at 88)."""
+AROUND = 3
+"""The most letters a word may hold beside an entry's print for the box widened to fit them (see _lengthened)."""
 REPRINT_CONF, REPRINT_FIT, REPRINT_MARGIN, REPRINT_LONG = 70.0, -1.0, 0.5, 1.6
 """An entry of four letters or fewer the grid holds as read but read under REPRINT_CONF, or one it holds nowhere,
 is the grid word of about as many letters as its box holds (within a factor of REPRINT_LONG) whose print fits it
@@ -1951,7 +1953,8 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
 
     entries, judged, chosen, trusted = reading
     listed, per_letter, listing = _listing(reading)
-    words = _grid_words(tuple(letters)) + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
+    spelt = _grid_words(tuple(letters))
+    words = spelt + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
     printed = _grid_spellings(tuple(letters))
     judged, halves = list(judged), set()  # halves: entries another entry took in as its other word
     for i, e, entry, _, key, box in listing:
@@ -1980,9 +1983,26 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
                   and len(w) > len(key) and len(w) - read <= (3 if wide else 2) and w not in listed
                   and not inflected(w, key)}
         above = max(LONGER_ZIPF, zipf_frequency(key.lower(), "en"))
-        holding = [w for w, z in common.items() if (z > above or wide and (e.box[2] - e.box[0]) / len(w)
-                                                    <= WIDE * per_letter)
-                   and key in w and " " not in printed.get(w, w) and _only_inside(tuple(letters), key, w)]
+        inside = [w for w in common if key in w and " " not in printed.get(w, w)
+                  and _only_inside(tuple(letters), key, w)]
+        # the letters the box lacks may lie beside it, faint letters cut off with their gap (ASTER spotted in a
+        # small photo's hand-lettered "toaster", both near words of a misread cell): the word fits the box widened,
+        # clear of other entries' print, where what was read fits it worse
+        around = inside or [w for w in dict.fromkeys(words) if key in w and w != key and " " not in printed.get(w, w)
+                            and len(w) - len(key) <= AROUND and w not in listed and not inflected(w, key)
+                            and key not in spelt]
+        others = [entries[k].box for k in range(len(entries)) if k != i and not _overlap(entries[k].box, box)]
+        if len(around) == 1 and (at := _around(box, key, around[0], flat.shape)) != box and not any(
+                _overlap(at, o) for o in others):
+            as_read = wordspot.word_fits(flat, box, [key])[0]
+            there, short = wordspot.word_fits(flat, at, around + [key])
+            if there >= max(as_read - INSIDE_FIT, short + LONGER):
+                judged[i] = (WordEntry(read=entry.read, word=printed.get(around[0], around[0]), corrected=True),
+                             "corrected")
+                listed.add(around[0])
+                continue
+        holding = [w for w in inside if common[w] > above or wide and (e.box[2] - e.box[0]) / len(w)
+                   <= WIDE * per_letter]
         longer = [w for w, z in common.items() if z >= least or w in holding]
         if not longer:
             continue
@@ -2092,6 +2112,16 @@ def _beside(flat: np.ndarray, box: tuple[int, ...], entry: str, key: str, per_le
         if 0 <= apart <= gap and level and 0.6 * width <= bx1 - bx0 <= 1.5 * width:
             return min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
     return None
+
+
+def _around(box: tuple[int, ...], key: str, word: str, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """``box``, of the print of ``key``, widened (within an image of ``shape``) by room for the letters ``word``
+    holds before and after it, at the box's own width per letter."""
+    per_letter = (box[2] - box[0]) / max(len(key), 1)
+    before = word.find(key)
+    after = len(word) - before - len(key)
+    return (max(0, int(round(box[0] - before * per_letter))), box[1],
+            min(shape[1], int(round(box[2] + after * per_letter))), box[3])
 
 
 def _within(key: str, word: str) -> bool:

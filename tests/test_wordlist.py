@@ -1417,3 +1417,17 @@ def test_a_list_in_print_far_smaller_than_guessed_is_spotted_at_its_own_size():
     half that height: at least 6 of the 8 words (7, by machine), at most one not listed."""
     recovered, spurious = _list_read_from_photo("handwritten", 8006)
     assert recovered >= 6 and spurious <= 1
+
+
+def test_a_word_spotted_without_its_first_letters_takes_them_in_from_beside_it():
+    """A small photo's hand-lettered list (handwritten 8001): the blob of "toaster" lost its faint "to", and the
+    rest was spotted as ASTER, which the grid (its E misread) spells only but for a cell, as it does TOASTER. The
+    box widened by room for the two letters fits TOASTER better than ASTER: the entry is the listed word, and no
+    listed word is left as a fragment of another."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("handwritten", 8001)
+    read = {grid_key(w) for w in solve_image(image, source="handwritten 8001", words=None)[0].word_list.words}
+    listed = {grid_key(w) for w in truth["words"]}
+    assert "TOASTER" in listed and "TOASTER" in read
+    assert not any(w != v and w in v for w in read - listed for v in listed)
