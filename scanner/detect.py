@@ -48,11 +48,16 @@ INK_VARIANTS = (("light", "otsu"), ("heavy", "otsu"), ("light", "strict"), ("non
 comes after the others: it keeps the hairline strokes of small print that even a 3x3 median erases, but also
 keeps the noise. Faint comes last: grey print of a night photo, whose thin rules break into specks that join the
 letters at any darker threshold."""
-LAST_RESORTS = (("light", "core"), ("light", "black"))
+LAST_RESORTS = (("light", "core"), ("light", "black"), ("gauss", "local"))
 """The binarisations tried in turn when none of INK_VARIANTS lines up anything at all: bold letters that a night
 photo's blur ran together, one blob a row, part at their strokes' cores; black print under pencil rings round
-the words found, which join letters into rings at any lighter threshold. (Tried with the others, the cores'
-lattice of a blurred hand-lettered grid's pieces and title outnumbered the grid.)"""
+the words found, which join letters into rings at any lighter threshold; a thin pen's letters blurred to a grey
+a tenth darker than the paper, told from it by the paper round them alone (a hand-lettered grid in a 380 px
+photo, enlarged, under a bold title: the page's darkest ink set every threshold above). (Tried with the others,
+the cores' lattice of a blurred hand-lettered grid's pieces and title outnumbered the grid.)"""
+LOCAL_WINDOW, LOCAL_DROP = 20, 5
+"""The "local" threshold (see _ink_mask): ink is LOCAL_DROP grey levels (of the paper's 255) darker than the
+Gaussian-weighted mean round it, within a window of 1/LOCAL_WINDOW of the image's long side."""
 PIECES = 0.6
 """A lattice whose letters are under this share of the width of a full grid's letters where it lies is made of
 their pieces (see _loose)."""
@@ -874,13 +879,18 @@ def _ink_mask(gray: np.ndarray, smoothing: str, threshold: str) -> np.ndarray:
     `threshold`: "otsu" follows the page's contrast; "strict" keeps only ink 30% darker than its surroundings
     (blurred letters then stay apart from the rules); "faint" takes ink 12% darker (grey print on grey paper);
     "core" only ink half as dark as its surroundings (bold letters blurred into each other part at their cores);
-    "black" only ink under 30% of its surroundings (black print, not the grey of pencil marks over it).
+    "black" only ink under 30% of its surroundings (black print, not the grey of pencil marks over it); "local"
+    ink a little darker than the paper round it, whatever the rest of the page (see LOCAL_WINDOW).
     """
     k = max(15, round(max(gray.shape) / 60)) | 1
     smooth = {"heavy": lambda g: cv2.GaussianBlur(cv2.medianBlur(g, 5), (0, 0), 1.5),
               "light": lambda g: cv2.medianBlur(g, 3), "none": lambda g: g,
               "gauss": lambda g: cv2.GaussianBlur(g, (0, 0), 1.0)}[smoothing](gray)
     norm = imaging.flatten(smooth, imaging.paper(smooth, k, box=True))
+    if threshold == "local":
+        window = max(3, round(max(gray.shape) / LOCAL_WINDOW)) | 1
+        return cv2.adaptiveThreshold(norm, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY_INV, window,
+                                     LOCAL_DROP)
     if threshold == "otsu":
         t, _ = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         # Otsu follows the page's contrast, but a heavy frame or panel drags it down: faint or thin letters
