@@ -44,10 +44,17 @@ BARS = ("l", "I", "|")  # see _normalise()
 # see _classifier_opinions()
 DEGRADED_BELOW, CLASSIFIER_SURE, CLASSIFIER_SURE_MOSTLY, CLASSIFIER_OVERRIDES = 0.6, 0.92, 0.7, 0.95
 BLANK_CONTRAST, INK_CONTRAST, GIVES_WAY, LOWER_UNSURE = 0.3, 12.0, 0.5, 0.2
-# Blur swells thresholded lower-case letters (a blurred ruled grid's measured 0.75 of a cell, for 0.5): a lower-case
-# grid Tesseract is unsure of is also cut smaller (never larger, where letters fill the window and the model is near
-# certain of nonsense), and the surest size taken when the model is LOWER_SURER surer of it than of the measured one.
-LOWER_SIZES, LOWER_SURER = tuple(f for f in classify.SIZES if f < 1.0), 0.1
+# Blur swells thresholded letters, and rules that touch them add to their height (a blurred ruled lower-case grid's
+# measured 0.75 of a cell, for 0.5; a small photo's bold capitals, each in its own box, 48 px for 35): a grid
+# Tesseract is unsure of is also cut smaller (never larger, where letters fill the window and the model is near
+# certain of nonsense), and the surest size taken when the model is SMALLER_SURER surer of it than of the measured
+# one (the boxed capitals: 0.83 sure at the measured size, 170 of 210 cells; 0.999 at 0.7 of it, all 210).
+SMALLER_SIZES, SMALLER_SURER = tuple(f for f in classify.SIZES if f < 1.0), 0.1
+# A grid Tesseract is unsure of is in the other case where the classifier's model of that case is CASE_SURER surer
+# of its cells: Tesseract read a small photo's blurred bold lower case as O's and A's, capitals, where the capitals
+# model was 0.51 sure and the lower-case one 0.94 (capitals grids of night, small and hand-lettered photos: the
+# capitals model 0.94-1.0, the lower-case one 0.61-0.93; an illegible night photo 0.64 and 0.75).
+CASE_SURER = 0.25
 FAINT_INK = 150.0  # grey levels from paper to ink of a grid's median cell under which its print is faint
 LOWER_SHAPES = "abdefghmnqrty"  # lower-case letters unlike their capitals (see printed_lower())
 
@@ -619,7 +626,9 @@ def prepared(rectified_gray: np.ndarray, cell_px: int) -> np.ndarray:
 def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet: str, letter_px: float) -> None:
     """The grey-level classifier's say (scanner.classify), by its model for the grid's case.
 
-    A grid Tesseract is unsure of (median calibrated confidence under DEGRADED_BELOW) is degraded when the
+    A grid Tesseract is unsure of (median calibrated confidence under DEGRADED_BELOW) is read in the case whose
+    model is surer of it (see CASE_SURER): Tesseract's unsure reading decided the case too; and cut smaller too,
+    where its letters measured taller than they are (see SMALLER_SIZES). It is degraded when the
     classifier's median probability over the cells where the two disagree is at least CLASSIFIER_SURE: every cell
     takes the classifier's letter. Over the disputed cells, not all: of a clean screenshot in a pixel font it never
     saw, the classifier is sure of the letters Tesseract reads too, and unsure of the rest (median 0.85 there, where
@@ -657,16 +666,21 @@ def _classifier_opinions(cells: _Cells, flat: np.ndarray, cell_px: int, alphabet
         return
     calibrated = calibrate(cells.conf).ravel()
     tesseract_unsure = np.median(calibrated[inked]) < DEGRADED_BELOW
+    model = "lower" if cells.lower else "capitals"
+    p = classify.probabilities(windows, model)
+    if tesseract_unsure:  # Tesseract's reading decided the case too
+        other = "capitals" if cells.lower else "lower"
+        q = classify.probabilities(windows, other)
+        if classify.sureness(q, inked) >= classify.sureness(p, inked) + CASE_SURER:
+            cells.lower, model, p = not cells.lower, other, q
     faint = tesseract_unsure and not cells.lower and np.median(contrast[inked]) < FAINT_INK
     if faint:  # its letter height, measured on the same noisy blobs Tesseract read, may be off too
         p = classify.surest_model(flat, everything, cell_px, letter_px, inked, ("capitals", "faint"))
-    else:
-        p = classify.probabilities(windows, "lower" if cells.lower else "capitals")
-        if tesseract_unsure and cells.lower:
-            smaller = classify.surest_size(classify.size_cuts(flat, everything, cell_px, letter_px, LOWER_SIZES),
-                                           inked, "lower")
-            if classify.sureness(smaller, inked) >= classify.sureness(p, inked) + LOWER_SURER:
-                p = smaller
+    elif tesseract_unsure:
+        smaller = classify.surest_size(classify.size_cuts(flat, everything, cell_px, letter_px, SMALLER_SIZES),
+                                       inked, model)
+        if classify.sureness(smaller, inked) >= classify.sureness(p, inked) + SMALLER_SURER:
+            p = smaller
     best, sure = p.argmax(axis=1), p.max(axis=1)
     disputed = inked & np.array([alphabet[best[i]] != cells.grid[r][c] for i, (r, c) in enumerate(everything)])
     degraded = tesseract_unsure and disputed.any() and np.median(sure[disputed]) >= (
