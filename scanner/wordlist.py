@@ -68,8 +68,8 @@ SPOT_HEIGHTS = (0.67, 1.5)
 """Letter heights, as factors of the list's, of the places worth spotting words in (lower-case words measure
 from their x-height to well above it, by their ascenders and descenders)."""
 SMALLER_CUT = 0.5
-"""With no entry read and no word spotted, the page's blobs are cut again at this fraction of the letter height
-Tesseract's page is scaled for (see _spotted)."""
+"""With no entry read and too few words spotted to make a list (see _columned), the page's blobs are cut again at
+this fraction of the letter height Tesseract's page is scaled for, and what spots more words kept (see _spotted)."""
 LARGER_PRINT, LARGER_BOXES = 1.25, 3
 """With no entry read and no word spotted in the commonest print, words are spotted in the commonest print larger
 than it by this factor, found in at least this many boxes as wide as a word (see _larger_print)."""
@@ -1870,14 +1870,17 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
         h, boxes = larger, of_size(larger)
         spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
-    if not spotted and not known:
-        # nor any larger: the list may be print so much smaller than guessed that its blobs, cut at the guessed
-        # size, were dropped as specks (a hand-lettered list in a thin pen under a bold title): cut again smaller
+    if not known and not _columned([_Entry(raw=w, text=w, box=b, height=h, conf=0.0) for b, w, _ in spotted]):
+        # too few to make a list, nor any larger: the list may be print so much smaller than guessed that most of
+        # its blobs, cut at the guessed size, were dropped as specks (a hand-lettered list in a thin pen under a
+        # bold title, of which three blobs of 21 were spotted): cut again smaller, and keep what spots more
         found = wordspot.word_boxes(crop, SMALLER_CUT * text_h)
         heights = wordspot.letter_heights(crop, found)
-        h = _print_height(found, heights) if found else h
-        boxes = of_size(h)
-        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
+        smaller = _print_height(found, heights) if found else h
+        again = wordspot.spot(crop, of_size(smaller), smaller, words, taken, single, until, ink, columns,
+                              frozenset(doubtful))
+        if len(again) > len(spotted):
+            spotted, h = again, smaller
     # a word taken only down a column does not overrule an entry read, however short (PROD took the print of a
     # sideways photo's "map"), but may bear it out (MUG in the print of a night photo's "Mug", read NUG at 0)
     spotted = [(b, w, sure) for b, w, sure in spotted if w not in columns or not any(
