@@ -1959,6 +1959,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     spelt = _grid_words(tuple(letters))
     words = spelt + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
     printed = _grid_spellings(tuple(letters))
+    ink = wordspot.page_ink(flat)  # an entry's box is weighed against more than one set of words
     judged, halves = list(judged), set()  # halves: entries another entry took in as its other word
     for i, e, entry, _, key, box in listing:
         if i in halves:
@@ -1970,7 +1971,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         if len(pairs) == 1:  # the entry's other word read into its box (wide), or beside it and not read at all
             at = box if wide else _beside(flat, box, printed[pairs[0]], key, per_letter, e.height)
         if at is not None:
-            fit = wordspot.word_fits(flat, at, [key, pairs[0]])
+            fit = wordspot.word_fits(flat, at, [key, pairs[0]], ink)
             if fit[1] >= fit[0] + LONGER and (wide or fit[1] >= BESIDE_FIT):
                 judged[i] = (WordEntry(read=entry.read, word=printed[pairs[0]], corrected=True), "corrected")
                 listed.add(pairs[0])
@@ -1994,11 +1995,10 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         around = inside or [w for w in dict.fromkeys(words) if key in w and w != key and " " not in printed.get(w, w)
                             and len(w) - len(key) <= AROUND and w not in listed and not inflected(w, key)
                             and key not in spelt]
-        others = [entries[k].box for k in range(len(entries)) if k != i and not _overlap(entries[k].box, box)]
         if len(around) == 1 and (at := _around(box, key, around[0], flat.shape)) != box and not any(
-                _overlap(at, o) for o in others):
-            as_read = wordspot.word_fits(flat, box, [key])[0]
-            there, short = wordspot.word_fits(flat, at, around + [key])
+                _overlap(at, o.box) and not _overlap(o.box, box) for k, o in enumerate(entries) if k != i):
+            as_read = wordspot.word_fits(flat, box, [key], ink)[0]
+            there, short = wordspot.word_fits(flat, at, around + [key], ink)
             if there >= max(as_read - INSIDE_FIT, short + LONGER):
                 judged[i] = (WordEntry(read=entry.read, word=printed.get(around[0], around[0]), corrected=True),
                              "corrected")
@@ -2009,7 +2009,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         longer = [w for w, z in common.items() if z >= least or w in holding]
         if not longer:
             continue
-        fits = wordspot.word_fits(flat, box, [key] + longer)
+        fits = wordspot.word_fits(flat, box, [key] + longer, ink)
         as_read, fit = fits[0], dict(zip(longer, fits[1:]))
         best = max((w for w in longer if common[w] >= least), key=fit.get, default=None)
         # a reading that is no word is a fragment: the word need only fit about as well (ANJO of BANJO, 0.35 to 0.36)

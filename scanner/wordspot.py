@@ -277,10 +277,12 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     return [(box, word, min(float(np.exp(fit)), 1.0)) for _, box, word, fit in joined]
 
 
-def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str]) -> np.ndarray:
+def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str],
+              ink: PageInk | None = None) -> np.ndarray:
     """Each of ``words``' fit to the print of ``box`` on ``flat`` (see _fits; NO_FIT for one the reader cannot
-    spell)."""
-    return _fits(box, page_ink(flat), words)
+    spell). ``ink``: the page_ink of ``flat`` from an earlier call, with its boxes' readings (a box weighed
+    against several sets of words is read once)."""
+    return _fits(box, ink or page_ink(flat), words)
 
 
 def _untaken(words: list[str], taken: list[str]) -> np.ndarray:
