@@ -543,20 +543,47 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
             bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
             dark, faint = _lattice_inks(gray, bigger, px, (INK_SHARE, FAINT_SHARE))
             across = not lost[0 if side in ("c0", "c1") else 1]
-            if _closes(dark, faint, side, px, across) or unruled and _boxed(dark, rules, bigger, side, px):
+            if _closes(dark, faint, side, px, across):
                 lat, grown[side] = bigger, count + 1
                 rules = _rule_shares(dark, lat, px)  # the grown lattice's rules, from the ink just warped
+                break
+            # an unruled lattice reaches the box round it a line at a time, or where the box stands further off
+            # (a small photo's boxed 8x8 of thin capitals came out 8x6), every line at once
+            boxed = _to_box(gray, lat, rules, side, most - count, px) if unruled else None
+            if boxed is not None:
+                lat, dark, lines = boxed
+                grown[side] = count + lines
+                rules = _rule_shares(dark, lat, px)
                 break
         else:
             return lat
 
 
-def _boxed(dark: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Lattice, side: str, px: int) -> bool:
+def _to_box(gray: np.ndarray, lat: _Lattice, rules: tuple[np.ndarray, np.ndarray], side: str, most: int,
+            px: int) -> tuple[_Lattice, np.ndarray, int] | None:
+    """(the lattice grown, its ink, by how many lines) where an unruled lattice ``lat`` (its _rules ``rules``)
+    grown by 1 to ``most`` lines on ``side`` reaches the box round the grid (see _boxed); None if it does not.
+    The box is looked for once, on the lattice grown by ``most``: the nearest line a rule runs along."""
+    step = -1 if side in ("c0", "r0") else 1
+    far = replace(lat, **{side: getattr(lat, side) + most * step})
+    rows, cols = _rule_shares(_lattice_ink(gray, far, px), far, px)
+    edges = {"r0": rows[most - 1::-1], "r1": rows[lat.rows + 1:], "c0": cols[most - 1::-1], "c1": cols[lat.cols + 1:]}
+    ruled = np.flatnonzero(edges[side] >= NO_RULE)
+    if not ruled.size:
+        return None
+    lines = int(ruled[0]) + 1
+    bigger = replace(lat, **{side: getattr(lat, side) + lines * step})
+    dark = _lattice_ink(gray, bigger, px)
+    return (bigger, dark, lines) if _boxed(dark, rules, bigger, side, px, lines) else None
+
+
+def _boxed(dark: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Lattice, side: str, px: int,
+           lines: int = 1) -> bool:
     """Whether ``bigger`` (its ink ``dark``: see _lattice_ink), an unruled lattice (its _rules ``rules``) grown by
-    the line ``side``, reaches the box drawn round the grid: no rule runs along the lattice's edge on that side,
-    the box runs along ``bigger``'s edge there and along the two sides beside it, and the new line holds letters
-    a pitch apart: ink in most of its cells and little across the boundaries between them, as a line of text
-    has. (Glare over a small photo's last row of a boxed 13x13 left it out of the lattice: 12x13.)"""
+    ``lines`` lines on ``side``, reaches the box drawn round the grid: no rule runs along the lattice's edge on
+    that side, the box runs along ``bigger``'s edge there and along the two sides beside it, and each new line
+    holds letters a pitch apart: ink in most of its cells and little across the boundaries between them, as a
+    line of text has. (Glare over a small photo's last row of a boxed 13x13 left it out of the lattice: 12x13.)"""
     BOX, INKED, APART = 0.85, 0.03, 0.5
     rows, cols = rules
     if {"r0": rows[0], "r1": rows[-1], "c0": cols[0], "c1": cols[-1]}[side] >= NO_RULE:
@@ -569,14 +596,19 @@ def _boxed(dark: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Latt
     dark = dark.astype(np.float32)
     if side in ("c0", "c1"):
         dark = np.ascontiguousarray(dark.T)  # columns become rows: one check for both
-    line = dark[px:2 * px] if side in ("r0", "c0") else dark[-2 * px:-px]
-    line = line[px // 4:-(px // 4), px:-px]  # the new line's cells, clear of the rules above and below
-    cells = line.reshape(line.shape[0], -1, px).mean(axis=(0, 2))
     q = px // 4
-    centres = np.concatenate([line[:, k * px + q:(k + 1) * px - q] for k in range(line.shape[1] // px)], axis=1)
-    bounds = np.concatenate([line[:, max(k * px - q // 2, 0):k * px + q // 2] for k in range(1, line.shape[1] // px)],
-                            axis=1)
-    return float(np.mean(cells > INKED)) >= 0.5 and bounds.mean() <= APART * centres.mean()
+
+    def letters(line: np.ndarray) -> bool:
+        line = line[q:-q, px:-px]  # the line's cells, clear of the rules above and below
+        cells = line.reshape(line.shape[0], -1, px).mean(axis=(0, 2))
+        centres = np.concatenate([line[:, k * px + q:(k + 1) * px - q] for k in range(line.shape[1] // px)], axis=1)
+        bounds = np.concatenate([line[:, max(k * px - q // 2, 0):k * px + q // 2]
+                                 for k in range(1, line.shape[1] // px)], axis=1)
+        return float(np.mean(cells > INKED)) >= 0.5 and bounds.mean() <= APART * centres.mean()
+
+    starts = [px * (1 + k) for k in range(lines)] if side in ("r0", "c0") else \
+        [dark.shape[0] - px * (2 + k) for k in range(lines)]
+    return all(letters(dark[a:a + px]) for a in starts)
 
 
 def _lost(rules: tuple[np.ndarray, np.ndarray], smear: tuple[float, float]) -> tuple[bool, bool]:

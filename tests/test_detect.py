@@ -607,6 +607,17 @@ def test_an_unruled_grid_is_grown_to_the_box_round_it() -> None:
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_an_unruled_lattice_two_lines_short_of_the_box_round_it_reaches_the_box() -> None:
+    """A small photo of an 8x8 in a thin monospaced face, its rules too faint to count as rules, inside a bold box
+    (tools.synth condition small, seed 13009): the lattice found held only the right six columns, and grown a line
+    at a time it never met the box, which stands two columns further left. The box is looked for up to six lines
+    away, and every line between holds letters a pitch apart: 8x8."""
+    image, truth = synth.condition_case("small", 13009)
+    loc = find_grid(image, "boxed")
+    assert (loc.rows, loc.cols) == (8, 8)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_a_ruled_grid_whose_frame_faded_keeps_its_last_row(corpus_dir) -> None:
     """Corpus level_2_image_2.png (a ruled 7x8 in grey, its frame faint) photographed small as bench/accuracy.py
     --corpus-conditions takes it: nothing at all runs along its last row's outer side, and the rule above that
