@@ -33,7 +33,7 @@ DOUBT_COST = 3.0  # nats: how much worse a word the grid spells only but for a c
 SHORT = (4, -0.6, 0.6)  # words this short are common by chance in any grid: their score and margin to be taken
 LONG = (8, -2.5)  # words this long seldom fit a blob by chance: the score they are taken at
 MATCH_ROUNDS = 3  # boxes are matched to words again, at most this often, while a word taken elsewhere changes it
-SPACE = 1.5  # letter heights: the widest space between the words of one entry (list columns stand further apart)
+SPACE = 2.0  # letter heights: the widest space between the words of one entry (list columns stand further apart)
 TWO_WORDS = 0.2  # two boxes on a line are tried as one entry as if its words fit this much better (see spot)
 NO_FIT = -30.0
 COLUMN_FIT = (-2.5, 0.2)  # a fit to be taken in a blob down a column of the list, and its margin
@@ -267,6 +267,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
             if tried is not None:
                 fit = np.where(tried[2] - tried[0] > room, NO_FIT, _fits(tried, ink, words) - doubt)
                 tries.append((np.where(only, NO_FIT, fit).max() + bonus, at, tried, fit))
+    tries = _wholes_first(tries, words, only)
     sure = match([(order, at, box, np.where(only, NO_FIT, fit)) for order, at, box, fit in tries], words, long=LONG)
     # down the list's columns, each blob taken there putting the next one down in the column
     alone = [t for t in tries if len(t[1]) == 1]
@@ -275,6 +276,25 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         sure += more
     joined = _joined(sorted(sure, key=lambda f: f[0]), boxes, letter_px, words)
     return [(box, word, min(float(np.exp(fit)), 1.0)) for _, box, word, fit in joined]
+
+
+def _wholes_first(tries: list[tuple], words: list[str], only: np.ndarray) -> list[tuple]:
+    """``tries`` (see spot) with each try of two boxes whose likeliest word holds the likeliest word of one of its
+    boxes alone ordered before that box's try: a hand-lettered "polar bear" fitted POLARBEAR at -1.84 a letter and
+    its first box alone POLAR at -1.08, which took it and left BEAR unread; a word spread over two blobs fits
+    worse per letter than its part in one, and is the better reading of both."""
+    first = {t[1][0]: t for t in tries if len(t[1]) == 1}
+    out = []
+    for t in tries:
+        order, at, box, fit = t
+        if len(at) == 2:
+            whole = words[int(np.argmax(np.where(only, NO_FIT, fit)))]
+            parts = [(p[0], words[int(np.argmax(np.where(only, NO_FIT, p[3])))]) for p in (first[k] for k in at)]
+            held = [order for order, part in parts if part in whole]
+            if held and all(part != whole for _, part in parts):  # not where one box alone reads the whole
+                order = max(order, max(held) + TWO_WORDS)
+        out.append((order, at, box, fit))
+    return out
 
 
 def word_fits(flat: np.ndarray, box: tuple[int, int, int, int], words: list[str],
