@@ -12,7 +12,10 @@ the list is in the grid; a night photo of an odd face reads PARROT's P as Z and 
 among the alternatives); a word of eight letters or more may so take even a placement with three mismatches, and
 one of seven where all three cells were read unsurely (see ALONE: a pen's circle drawn across COMPASS made its C
 and O read Q and its M J). A hit with fewer mismatches is always preferred. A fuzzy hit never overrides an exact
-one, never changes a cell an exact hit relies on, and two fuzzy hits never disagree about a cell.
+one, never changes a cell an exact hit relies on, and two fuzzy hits never disagree about a cell. A misreading
+repaired twice in a grid is one its print makes: its letters then count among the cells' alternatives, and a word
+that lies in the grid, once only, when every cell read so may stand for the letter needed is found however many
+cells that takes.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from solver import Mismatch, Occurrence, WordResult, solve
+from solver.grid import normalize_word
 
 SHORT_WORD = 5
 """Words shorter than this need the needed letter among the mismatched cell's OCR alternatives."""
@@ -45,7 +49,9 @@ LEARNT = (2, 0.3)
 makes: in later rounds every cell read so has the needed letter among its alternatives at LEARNT[1] (a blurred
 lower-case URW Gothic read e as o six times; OVEN, a 4-letter word, needed an E at a cell whose alternatives did
 not name it). 204 read grids (the corpus and 169 generated pages): 3,090 -> 3,091 words at the right cells; 30
-absent words per list found 15 times of 6,120 either way."""
+absent words per list found 15 times of 6,120 either way. Such a misreading is also read through for any number of
+a word's cells (see _through_misreadings): 134 read grids (the corpus, seeds 13000-13011 and 3300-3311 of four
+conditions): 1,845 -> 1,847 words, 60 absent words per list found 72 times of 8,080 either way."""
 
 
 @dataclass(frozen=True)
@@ -111,14 +117,59 @@ def _repair_round(grid: list[list[str]], words: list[str], fixed: dict, confiden
     return accepted
 
 
-def _learnt(read: list[list[str]], alternatives, corrections: Iterable[Mismatch]):
-    """``alternatives`` with the needed letter added to every cell read as a misreading ``corrections`` made
-    LEARNT[0] times (see LEARNT)."""
+def _misreadings(corrections: Iterable[Mismatch]) -> dict[str, list[str]]:
+    """{letter read: [letters needed there]} of the misreadings ``corrections`` made LEARNT[0] times or more."""
     made = Counter((m.read, m.needed) for m in corrections)
     instead: dict[str, list[str]] = {}
     for (letter, needed), n in made.items():
         if n >= LEARNT[0]:
             instead.setdefault(letter, []).append(needed)
+    return instead
+
+
+def _through_misreadings(grid: list[list[str]], words: list[str], fixed: dict,
+                         instead: dict[str, list[str]]) -> dict[int, Occurrence]:
+    """{index into ``words``: its placement} where a word lies, one placement only, in ``grid`` read through the
+    misreadings ``instead`` (a cell read as one stands for the letter read or the one needed), every cell it
+    differs at one so, none against ``fixed`` (updated in place). A misreading its print makes everywhere is no
+    chance mismatch, however many cells of a word it takes: a blurred lower-case URW Gothic read t as f (sure,
+    0.85) and e as o, and KETTLE and TOASTER were four and three cells off."""
+    one: dict[str, str] = {}  # letter -> the first letter of its class: letters a misreading joins are one
+
+    def first(ch: str) -> str:
+        while one.get(ch, ch) != ch:
+            ch = one[ch]
+        return ch
+
+    for letter, needs in instead.items():
+        for needed in needs:
+            a, b = sorted((first(letter), first(needed)))
+            one[b] = a
+
+    def as_read(text: str) -> str:
+        return "".join(first(ch) for ch in text)
+
+    keys = [as_read(normalize_word(w)) for w in words]
+    distinct = [k for k in dict.fromkeys(keys) if k]  # TOE and TOO are one key where e reads as o
+    hits = dict(zip(distinct, solve([[as_read(ch) for ch in row] for row in grid], distinct))) if distinct else {}
+    found = {}
+    for k, key in enumerate(keys):
+        if key not in hits or len(hits[key].occurrences) != 1:
+            continue
+        occ = hits[key].occurrences[0]
+        need = dict(zip(map(tuple, occ.cells), normalize_word(words[k])))
+        misses = tuple(Mismatch(cell, grid[cell[0]][cell[1]], letter) for cell, letter in need.items()
+                       if grid[cell[0]][cell[1]] != letter)
+        if misses and all(fixed.get(cell, letter) == letter for cell, letter in need.items()):
+            fixed.update(need)
+            found[k] = replace(occ, mismatches=misses)
+    return found
+
+
+def _learnt(read: list[list[str]], alternatives, corrections: Iterable[Mismatch]):
+    """``alternatives`` with the needed letter added to every cell read as a misreading ``corrections`` made
+    LEARNT[0] times (see LEARNT)."""
+    instead = _misreadings(corrections)
     if not instead:
         return alternatives
     out = [[dict(alternatives[r][c]) if alternatives is not None else {} for c in range(len(row))]
@@ -154,8 +205,12 @@ def solve_and_repair(letters: list[list[str]], words: list[str], confidence: np.
     for _round in range(MAX_ROUNDS):
         if not missing:
             break
-        accepted = _repair_round(grid, [results[i].word for i in missing], fixed, confidence,
-                                 _learnt(read, alternatives, corrections.values()))
+        words_left = [results[i].word for i in missing]
+        accepted = _repair_round(grid, words_left, fixed, confidence, _learnt(read, alternatives, corrections.values()))
+        if instead := _misreadings(corrections.values()):
+            left = [k for k in range(len(missing)) if k not in accepted]
+            through = _through_misreadings(grid, [words_left[k] for k in left], fixed, instead)
+            accepted.update({left[j]: occ for j, occ in through.items()})
         if not accepted:
             break
         for k, occ in accepted.items():
