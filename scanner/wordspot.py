@@ -289,8 +289,10 @@ def _wholes_first(tries: list[tuple], words: list[str], only: np.ndarray) -> lis
         order, at, box, fit = t
         if len(at) == 2:
             whole = words[int(np.argmax(np.where(only, NO_FIT, fit)))]
-            parts = [(p[0], words[int(np.argmax(np.where(only, NO_FIT, p[3])))]) for p in (first[k] for k in at)]
-            held = [order for order, part in parts if part in whole]
+            # (a box's own try is missing where the reader's steps ran out before it)
+            parts = [(p[0], words[int(np.argmax(np.where(only, NO_FIT, p[3])))]) for p in
+                     (first[k] for k in at if k in first)]
+            held = [alone for alone, part in parts if part in whole]
             if held and all(part != whole for _, part in parts):  # not where one box alone reads the whole
                 order = max(order, max(held) + TWO_WORDS)
         out.append((order, at, box, fit))
