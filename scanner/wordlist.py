@@ -1798,7 +1798,10 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         """A box of ``flat`` in the crop's pixels."""
         return b[0] - x0, b[1] - y0, b[2] - x0, b[3] - y0
 
-    short = [i for i in chosen if judged[i][1] in ("corrected", "guessed") and not _confirmed(judged[i])]
+    # and so is an unsure reading kept as read where the grid spells a word near it (a night photo's "camera" read
+    # Caner at 37, a word, beside the grid's CAMER.. string)
+    short = [i for i in chosen if judged[i][1] in ("corrected", "guessed") and not _confirmed(judged[i])
+             or judged[i][1] == "near" and entries[i].conf < TRUSTED_CONF]
     reopened = [here(entries[i].box) for i in short]
     taken = [here(entries[i].box) for i in chosen if i not in short]
     read = [b for b in map(here, clear) if not any(_overlap(b, o) for o in reopened)]

@@ -355,6 +355,16 @@ def test_a_two_word_entry_is_spotted_as_one(condition, seed, entry, parts):
     assert entry in keys and not keys & set(parts), words
 
 
+def test_an_unsure_reading_kept_as_read_is_open_to_the_word_its_print_fits():
+    """A night photo's serif list (tools.synth dim 13010): Tesseract read "camera" as Caner, a word, at 37, and
+    kept it as read beside a string the grid spells a letter from it. Read so unsurely, its print is open to the
+    spotter, which fits CAMERA there."""
+    image, truth = synth.condition_case("dim", 13010)
+    words = read_word_list(image, truth_location(truth), truth["grid"], source="dim 13010").words
+    keys = {grid_key(w) for w in words}
+    assert "CAMERA" in keys and "CANER" not in keys, words
+
+
 def test_the_words_of_a_boxed_list_touching_its_frame_are_spotted():
     """A boxed list whose words touch the frame's side: the frame and its words are one blob of ink, mostly the
     frame's sides, so no row between two words was fainter than the sides' usual row, and the blob was cut into
