@@ -561,9 +561,12 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
 
 def _to_box(gray: np.ndarray, lat: _Lattice, rules: tuple[np.ndarray, np.ndarray], side: str, most: int,
             px: int) -> tuple[_Lattice, np.ndarray, int] | None:
-    """(the lattice grown, its ink, by how many lines) where an unruled lattice ``lat`` (its _rules ``rules``)
-    grown by 1 to ``most`` lines on ``side`` reaches the box round the grid (see _boxed); None if it does not.
-    The box is looked for once, on the lattice grown by ``most``: the nearest line a rule runs along."""
+    """(the lattice grown, its ink, by how many lines) where an unruled lattice ``lat`` (its _rules ``rules``),
+    no rule along its edge on ``side``, grown by 1 to ``most`` lines there reaches the box round the grid (see
+    _boxed); None if it does not. The box is looked for once, on the lattice grown by ``most``: the nearest line a
+    rule runs along."""
+    if {"r0": rules[0][0], "r1": rules[0][-1], "c0": rules[1][0], "c1": rules[1][-1]}[side] >= NO_RULE:
+        return None  # the box, or a rule, already bounds the lattice there
     step = -1 if side in ("c0", "r0") else 1
     far = replace(lat, **{side: getattr(lat, side) + most * step})
     rows, cols = _rule_shares(_lattice_ink(gray, far, px), far, px)
@@ -574,20 +577,16 @@ def _to_box(gray: np.ndarray, lat: _Lattice, rules: tuple[np.ndarray, np.ndarray
     lines = int(ruled[0]) + 1
     bigger = replace(lat, **{side: getattr(lat, side) + lines * step})
     dark = _lattice_ink(gray, bigger, px)
-    return (bigger, dark, lines) if _boxed(dark, rules, bigger, side, px, lines) else None
+    return (bigger, dark, lines) if _boxed(dark, bigger, side, px, lines) else None
 
 
-def _boxed(dark: np.ndarray, rules: tuple[np.ndarray, np.ndarray], bigger: _Lattice, side: str, px: int,
-           lines: int = 1) -> bool:
-    """Whether ``bigger`` (its ink ``dark``: see _lattice_ink), an unruled lattice (its _rules ``rules``) grown by
-    ``lines`` lines on ``side``, reaches the box drawn round the grid: no rule runs along the lattice's edge on
-    that side, the box runs along ``bigger``'s edge there and along the two sides beside it, and each new line
-    holds letters a pitch apart: ink in most of its cells and little across the boundaries between them, as a
-    line of text has. (Glare over a small photo's last row of a boxed 13x13 left it out of the lattice: 12x13.)"""
+def _boxed(dark: np.ndarray, bigger: _Lattice, side: str, px: int, lines: int) -> bool:
+    """Whether ``bigger`` (its ink ``dark``: see _lattice_ink), an unruled lattice with no rule along its edge on
+    ``side`` (see _to_box) grown by ``lines`` lines there, reaches the box drawn round the grid: the box runs along
+    ``bigger``'s edge there and along the two sides beside it, and each new line holds letters a pitch apart: ink
+    in most of its cells and little across the boundaries between them, as a line of text has. (Glare over a small
+    photo's last row of a boxed 13x13 left it out of the lattice: 12x13.)"""
     BOX, INKED, APART = 0.85, 0.03, 0.5
-    rows, cols = rules
-    if {"r0": rows[0], "r1": rows[-1], "c0": cols[0], "c1": cols[-1]}[side] >= NO_RULE:
-        return False  # the box, or a rule, already bounds the lattice there
     big_rows, big_cols = _rule_shares(dark, bigger, px)
     edge, beside = {"r0": (big_rows[0], big_cols[[0, -1]]), "r1": (big_rows[-1], big_cols[[0, -1]]),
                     "c0": (big_cols[0], big_rows[[0, -1]]), "c1": (big_cols[-1], big_rows[[0, -1]])}[side]

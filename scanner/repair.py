@@ -149,7 +149,8 @@ def _through_misreadings(grid: list[list[str]], words: list[str], fixed: dict,
     def as_read(text: str) -> str:
         return "".join(first(ch) for ch in text)
 
-    keys = [as_read(normalize_word(w)) for w in words]
+    plain = [normalize_word(w) for w in words]
+    keys = [as_read(w) for w in plain]
     distinct = [k for k in dict.fromkeys(keys) if k]  # TOE and TOO are one key where e reads as o
     hits = dict(zip(distinct, solve([[as_read(ch) for ch in row] for row in grid], distinct))) if distinct else {}
     found = {}
@@ -157,7 +158,7 @@ def _through_misreadings(grid: list[list[str]], words: list[str], fixed: dict,
         if key not in hits or len(hits[key].occurrences) != 1:
             continue
         occ = hits[key].occurrences[0]
-        need = dict(zip(map(tuple, occ.cells), normalize_word(words[k])))
+        need = dict(zip(map(tuple, occ.cells), plain[k]))
         misses = tuple(Mismatch(cell, grid[cell[0]][cell[1]], letter) for cell, letter in need.items()
                        if grid[cell[0]][cell[1]] != letter)
         if misses and all(fixed.get(cell, letter) == letter for cell, letter in need.items()):
@@ -166,10 +167,9 @@ def _through_misreadings(grid: list[list[str]], words: list[str], fixed: dict,
     return found
 
 
-def _learnt(read: list[list[str]], alternatives, corrections: Iterable[Mismatch]):
-    """``alternatives`` with the needed letter added to every cell read as a misreading ``corrections`` made
-    LEARNT[0] times (see LEARNT)."""
-    instead = _misreadings(corrections)
+def _learnt(read: list[list[str]], alternatives, instead: dict[str, list[str]]):
+    """``alternatives`` with the needed letter added to every cell read as one of the misreadings ``instead`` (see
+    _misreadings, LEARNT)."""
     if not instead:
         return alternatives
     out = [[dict(alternatives[r][c]) if alternatives is not None else {} for c in range(len(row))]
@@ -206,8 +206,9 @@ def solve_and_repair(letters: list[list[str]], words: list[str], confidence: np.
         if not missing:
             break
         words_left = [results[i].word for i in missing]
-        accepted = _repair_round(grid, words_left, fixed, confidence, _learnt(read, alternatives, corrections.values()))
-        if instead := _misreadings(corrections.values()):
+        instead = _misreadings(corrections.values())
+        accepted = _repair_round(grid, words_left, fixed, confidence, _learnt(read, alternatives, instead))
+        if instead:
             left = [k for k in range(len(missing)) if k not in accepted]
             through = _through_misreadings(grid, [words_left[k] for k in left], fixed, instead)
             accepted.update({left[j]: occ for j, occ in through.items()})
