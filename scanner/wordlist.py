@@ -1837,7 +1837,9 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     boxes = of_size(h)
     if not boxes and known:
         return [], []
-    listed = _listed(reading)
+    # an entry open to the spotter keeps its own word among those that may take its print: a night photo's "Choir",
+    # read unsurely and a cell off the grid's line, lost its blob to CHAIR, which fits no better
+    listed = _listed(reading) - {grid_key(judged[i][0].word) for i in short}
     whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
     # words the grid spells but for a cell, whole or with an unsure cell read as one of its alternatives
     # (not one it spells whole, nor the plural or past form of one: CLAM and a cell after it make a near CLAMS,

@@ -365,6 +365,16 @@ def test_an_unsure_reading_kept_as_read_is_open_to_the_word_its_print_fits():
     assert "CAMERA" in keys and "CANER" not in keys, words
 
 
+def test_an_entry_open_to_the_spotter_keeps_its_own_word_among_the_candidates():
+    """A night photo's numbered list (tools.synth dim 11001), through the whole pipeline: the grid as read spells
+    CHOIR and CHAIR each but for a cell, and Tesseract read "Choir" unsurely, so its print was open to the
+    spotter, which was offered CHAIR but not CHOIR (a listed word) and took CHAIR, though CHOIR fits as well."""
+    image, truth = synth.condition_case("dim", 11001)
+    puzzle = solve_image(image, source="dim 11001")[0]
+    keys = {grid_key(e.word) for e in puzzle.word_list.entries}
+    assert "CHOIR" in keys and "CHAIR" not in keys, keys
+
+
 def test_the_words_of_a_boxed_list_touching_its_frame_are_spotted():
     """A boxed list whose words touch the frame's side: the frame and its words are one blob of ink, mostly the
     frame's sides, so no row between two words was fainter than the sides' usual row, and the blob was cut into
