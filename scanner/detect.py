@@ -91,8 +91,8 @@ between a lattice's cells has one, the grid is unruled."""
 RULE = 0.85
 """A lattice line along at least this share of whose length a rule runs has one."""
 SMEARED = 0.5
-"""A lattice's rules one way are wiped out by motion blur (see _lost) only where the blur has left under this share
-of its edges' gradient energy across them (see _smear)."""
+"""A lattice's rules one way are wiped out or faded by motion blur (see _rule_needed) only where the blur has left
+under this share of its edges' gradient energy across them (see _smear)."""
 FRAME_CELLS = 2
 """Cells round a lattice in which pen is looked for before its frame is (see _without_pen)."""
 TURNED_BY = 0.5
@@ -399,7 +399,7 @@ def _across_diagonals(gray: np.ndarray, dark: np.ndarray, lat: _Lattice, px: int
                        nodes=int((x1 - x0 + 1) * (y1 - y0 + 1)), width_frac=lat.width_frac / np.sqrt(2),
                        height_frac=lat.height_frac / np.sqrt(2))
         rows, cols = _rules(gray, twin, px)
-        # rules one way at least: motion blur across the others can wipe them out (see _lost)
+        # rules one way at least: motion blur across the others can wipe them out (see _rule_needed)
         if max(float(np.median(rows[1:-1])), float(np.median(cols[1:-1]))) >= RULE:
             return twin
     return None
@@ -531,10 +531,10 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
     them out (8x6, 11x12 and 12x8 grids of 8x8, 12x12 and 12x12)."""
     grown = dict.fromkeys(("c0", "c1", "r0", "r1"), 0)
     rules = _rules(gray, lat, px)
-    # Motion blur across one set of rules wipes them out while the other set stands (a night photo's ruled 14x14,
-    # shaken up and down, showed its column rules along 0.9 and more of their length and its row rules along
-    # none): a new line is then not asked for rules across it that the grid shows nowhere.
-    lost = _lost(rules, _smear(_lattice_view(gray, lat, px), px))
+    # Motion blur across one set of rules wipes them out or fades them while the other set stands (a night photo's
+    # ruled 14x14, shaken up and down, showed its column rules along 0.9 and more of their length and its row
+    # rules along none): a new line is not asked for rules across it that the grid shows nowhere or less.
+    needed = _rule_needed(rules, _smear(_lattice_view(gray, lat, px), px))
     while True:
         unruled = np.max(np.r_[rules[0][1:-1], rules[1][1:-1]], initial=0.0) < NO_RULE
         for side, count in grown.items():
@@ -542,8 +542,7 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
                 continue
             bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
             dark, faint = _lattice_inks(gray, bigger, px, (INK_SHARE, FAINT_SHARE))
-            across = not lost[0 if side in ("c0", "c1") else 1]
-            if _closes(dark, faint, side, px, across):
+            if _closes(dark, faint, side, px, needed[0 if side in ("c0", "c1") else 1]):
                 lat, grown[side] = bigger, count + 1
                 rules = _rule_shares(dark, lat, px)  # the grown lattice's rules, from the ink just warped
                 break
@@ -610,19 +609,29 @@ def _boxed(dark: np.ndarray, bigger: _Lattice, side: str, px: int, lines: int) -
     return all(letters(dark[a:a + px]) for a in starts)
 
 
-def _lost(rules: tuple[np.ndarray, np.ndarray], smear: tuple[float, float]) -> tuple[bool, bool]:
-    """Whether a lattice's inner row rules, and its inner column rules, were wiped out by motion blur across them
-    while those the other way stand (``rules``: see _rules; ``smear``: see _smear): none shows along half NO_RULE
-    of its length (a night photo's lattice that a line of instructions beside the grid would have grown by
-    showed 0.34 along one), the others show along RULE (median), and the picture is smeared across them (SMEARED:
-    a clean page of a white-on-dark grid turned sideways, whose lattice showed rules one way only, is not)."""
+def _rule_needed(rules: tuple[np.ndarray, np.ndarray], smear: tuple[float, float]) -> tuple[float, float]:
+    """The share of its length along which the rules across a new column, and across a new row, must run for the
+    line to be one of the grid's (see _closes), given a lattice's ``rules`` (see _rules) and how much motion blur
+    across each set left of its letters' edges (``smear``: see _smear; a set is smeared under SMEARED): RULE,
+    unless the picture is smeared across that set. Then none where the blur wiped those rules out while the
+    others stand: no inner one shows along half NO_RULE of its length (a night photo's lattice that a line of
+    instructions beside the grid would have grown by showed 0.34 along one) and the others along RULE (median;
+    a clean page of a white-on-dark grid turned sideways, whose lattice showed rules one way only, is not
+    smeared). Where the blur only faded them, as much as the lattice's own inner rules of that set show (their
+    median, from half NO_RULE, in a ruled grid: the others along NO_RULE), for a new line's show no more (a night
+    photo of a ruled 16x16 shaken up and down showed its row rules along 0.45 of their length, and its first
+    column, whose rules showed along 0.62, was left out)."""
     inner = [r[1:-1] for r in rules]
 
-    def lost(these: np.ndarray, others: np.ndarray, smeared: float) -> bool:
-        return (these.size > 0 and others.size > 0 and float(these.max()) < NO_RULE / 2
-                and float(np.median(others)) >= RULE and smeared < SMEARED)
+    def needed(these: np.ndarray, others: np.ndarray, smeared: float) -> float:
+        if these.size == 0 or others.size == 0 or smeared >= SMEARED:
+            return RULE
+        if float(these.max()) < NO_RULE / 2 and float(np.median(others)) >= RULE:
+            return 0.0
+        shown = float(np.median(these))
+        return shown if NO_RULE / 2 <= shown < RULE and float(np.median(others)) >= NO_RULE else RULE
 
-    return lost(inner[0], inner[1], smear[0]), lost(inner[1], inner[0], smear[1])
+    return needed(inner[0], inner[1], smear[0]), needed(inner[1], inner[0], smear[1])
 
 
 def _smear(view: np.ndarray, px: int) -> tuple[float, float]:
@@ -643,11 +652,11 @@ def _smear(view: np.ndarray, px: int) -> tuple[float, float]:
     return down / max(along, 1e-6), along / max(down, 1e-6)
 
 
-def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int, across: bool = True) -> bool:
+def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int, needed: float) -> bool:
     """Whether the outer row or column ``side`` (c0, c1, r0, r1) of a lattice (its ink ``dark``, and ``faint``
     where its rules are looked for: see _lattice_inks) is a line of the grid's ruled cells: the rules between the
-    cells run across it (RULE of their length there, FADED where the rule beyond runs its whole length and every
-    cell holds a letter's ink; not asked when not ``across``), most of its cells hold ink, not all alike (UNEVEN)
+    cells run across it (``needed`` of their length there, at most FADED where the rule beyond runs its whole
+    length and every cell holds a letter's ink; see _rule_needed), most of its cells hold ink, not all alike (UNEVEN)
     and full (SOLID), and a rule closes it on the far side (along BEYOND of its length: glare breaks it)."""
     FADED, BEYOND, INKED, UNEVEN, SOLID = 0.6, 0.7, 0.03, 0.9, 0.85
     bounds = _across(faint, side, px)
@@ -664,12 +673,12 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int, across: boo
     # Glare fades a side's thin rules before its frame: a frame along the whole side and a letter's ink in every
     # cell (not a solid ground: the paper round a white-on-dark panel, turned dark) let the rules across show
     # along less of the line.
-    rule = FADED if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else RULE
+    rule = min(needed, FADED) if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else needed
     # Nor is a line of cells filled alike with ink one of letters, whatever runs across it: letters differ (an I,
     # an M; the least inked cell of a line held 0.28-0.55 where the median held 0.48-0.80), while the paper round a
     # white-on-dark panel, turned dark, fills every cell alike (0.88 or 1.0 in each). Blur evens out small
     # letters' ink, but not to a full cell (a small photo's last row, 0.45 to 0.55 in each).
-    return (beyond >= BEYOND and (not across or np.median(bounds) >= rule) and inked >= 0.5
+    return (beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
             and (ink.min() < UNEVEN * np.median(ink) or np.median(ink) < SOLID))
 
 
