@@ -10,6 +10,7 @@ other. The reader sees whole words, numbers and bullets included, so a blob need
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import cv2
 import numpy as np
@@ -53,6 +54,11 @@ class PageInk:
     flat: np.ndarray
     reads: dict[tuple[int, int, int, int], np.ndarray] = dataclasses.field(default_factory=dict)
     steps: int = 0  # steps the reader took so far (see wordread.log_probs): the spotter's work, the same anywhere
+
+    @functools.cached_property
+    def paper(self) -> float:
+        """The page's median level, for wordread.crop."""
+        return float(np.median(self.flat)) if self.flat.size else 255.0
 
 
 def page_ink(flat: np.ndarray) -> PageInk:
@@ -407,7 +413,7 @@ def _fits(box: tuple[int, int, int, int], ink: PageInk, words: list[str]) -> np.
     that of what the reader reads there (wordread.read), per letter (about 0: the word is what the reader sees;
     a letter read otherwise costs a few)."""
     if box not in ink.reads:
-        ink.reads[box] = wordread.log_probs(wordread.crop(ink.flat, box))
+        ink.reads[box] = wordread.log_probs(wordread.crop(ink.flat, box, ink.paper))
         ink.steps += len(ink.reads[box])
     logp = ink.reads[box]
     lengths = np.array([max(len(w), 1) for w in words], np.float64)
