@@ -32,6 +32,7 @@ MIN_SCORE = -2.0  # a word's fit (see _fits) to be taken
 MIN_MARGIN = 0.3  # ... and by how much it must beat any other word that is not part of it or it of them
 DOUBT_COST = 3.0  # nats: how much worse a word the grid spells only but for a cell fits (see spot)
 SHORT = (4, -0.6, 0.6)  # words this short are common by chance in any grid: their score and margin to be taken
+CLEAR = (-2.0, 2.0)  # ... or, where no other word comes near (a hand-lettered "worm": WORM -1.42, the next -3.33)
 LONG = (8, -2.5)  # words this long seldom fit a blob by chance: the score they are taken at
 MATCH_ROUNDS = 3  # boxes are matched to words again, at most this often, while a word taken elsewhere changes it
 SPACE = 2.0  # letter heights: the widest space between the words of one entry (list columns stand further apart)
@@ -424,16 +425,18 @@ def _taken(fit: np.ndarray, words: list[str], least: tuple[float, float] = (MIN_
            short: tuple[int, float, float] = SHORT, long: tuple[int, float] | None = None) -> int | None:
     """The index of the word that fits (``fit``: each word's) at least ``least[0]`` and by ``least[1]`` more
     than any other word that neither holds it nor is held in it (PLANE and PLANET are the same blob read shorter
-    or longer), or for words of at most ``short[0]`` letters, ``short[1]`` and ``short[2]``, and if ``long`` is
-    given, for words of at least ``long[0]`` letters ``long[1]`` by ``least[1]``; None when none does."""
+    or longer), or for words of at most ``short[0]`` letters, ``short[1]`` and ``short[2]`` or CLEAR, and if
+    ``long`` is given, for words of at least ``long[0]`` letters ``long[1]`` by ``least[1]``; None when none does."""
     k = int(np.argmax(fit))
     # of a word and those that hold it or are held in it, the blob is the one likeliest as a whole: per letter,
     # BUTTER fitted the blob of a blurred "butterfly" better, its FLY read as nothing at a cost spread over 6
     same = [i for i in range(len(words)) if (words[i] in words[k] or words[k] in words[i])
             and fit[i] >= _least(words[i], least, short, long)[0]]
     k = max(same, key=lambda i: fit[i] * len(words[i]), default=k)
-    least, margin = _least(words[k], least, short, long)
-    return k if fit[k] >= least and fit[k] - _rival(fit, words, k) >= margin else None
+    least_fit, margin = _least(words[k], least, short, long)
+    gap = fit[k] - _rival(fit, words, k)
+    clear = len(words[k]) <= short[0] and fit[k] >= CLEAR[0] and gap >= CLEAR[1]
+    return k if clear or fit[k] >= least_fit and gap >= margin else None
 
 
 def _least(word: str, least: tuple[float, float], short: tuple[int, float, float],

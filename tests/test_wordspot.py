@@ -375,6 +375,15 @@ def test_an_entry_open_to_the_spotter_keeps_its_own_word_among_the_candidates():
     assert "CHOIR" in keys and "CHAIR" not in keys, keys
 
 
+def test_a_short_word_no_other_word_comes_near_is_spotted():
+    """A hand-lettered list (tools.synth handwritten 12007), through the whole pipeline: "worm" fits WORM at -1.42
+    a letter, short of what a 4-letter word is taken at, but no other word the grid spells comes within 1.9 of it:
+    WORM is listed."""
+    image, truth = synth.condition_case("handwritten", 12007)
+    puzzle = solve_image(image, source="handwritten 12007")[0]
+    assert "WORM" in {grid_key(e.word) for e in puzzle.word_list.entries}
+
+
 def test_the_words_of_a_boxed_list_touching_its_frame_are_spotted():
     """A boxed list whose words touch the frame's side: the frame and its words are one blob of ink, mostly the
     frame's sides, so no row between two words was fainter than the sides' usual row, and the blob was cut into
