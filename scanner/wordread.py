@@ -34,7 +34,7 @@ def crop(flat: np.ndarray, box: tuple[int, int, int, int], paper: float | None =
     """The network's view of the print in ``box`` (x0, y0, x1, y1) of ``flat`` (dark print on light): float32,
     HEIGHT rows, ink bright (the paper's level at 0, the darkest ink at 1), the box's ink INK_HEIGHT of the view
     high and centred in it, as wide as the box at that scale with a margin at each end; past the page's edge, the
-    page's median (``paper``, when the caller knows it: a page's median costs more than a box's view)."""
+    page's paper_level (``paper``, when the caller knows it: it costs more than a box's view)."""
     x0, y0, x1, y1 = (float(v) for v in box)
     h = max(y1 - y0, 2.0)
     scale = INK_HEIGHT * HEIGHT / h
@@ -44,10 +44,15 @@ def crop(flat: np.ndarray, box: tuple[int, int, int, int], paper: float | None =
     sx = width / (x1 - x0 + 2 * margin)
     M = np.array([[sx, 0, -(x0 - margin) * sx], [0, scale, -(y0 - margin) * scale]], np.float64)
     if paper is None:
-        paper = float(np.median(flat)) if flat.size else 255.0
+        paper = paper_level(flat)
     view = cv2.warpAffine(flat.astype(np.float32), M, (width, HEIGHT), flags=cv2.INTER_AREA if scale < 1
                           else cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=paper)
     return normalised(255.0 - view)
+
+
+def paper_level(flat: np.ndarray) -> float:
+    """The level of ``flat``'s paper (its median; 255 for an empty page), shown past the page's edge in a view."""
+    return float(np.median(flat)) if flat.size else 255.0
 
 
 def normalised(ink: np.ndarray) -> np.ndarray:

@@ -58,8 +58,8 @@ class PageInk:
 
     @functools.cached_property
     def paper(self) -> float:
-        """The page's median level, for wordread.crop."""
-        return float(np.median(self.flat)) if self.flat.size else 255.0
+        """The page's wordread.paper_level, for wordread.crop."""
+        return wordread.paper_level(self.flat)
 
 
 def page_ink(flat: np.ndarray) -> PageInk:
