@@ -41,9 +41,9 @@ sys.path.insert(0, str(ROOT))
 
 from scanner.engine import get_engine  # noqa: E402
 from scanner.load import load_image  # noqa: E402
-from scanner.pipeline import solve_image  # noqa: E402
+from scanner.pipeline import BoardResult, solve_image  # noqa: E402
 from solver import solve  # noqa: E402
-from solver.errors import WordSearchError  # noqa: E402
+from solver.errors import NoGridError, WordSearchError  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 SAMPLES = ROOT / "samples"
@@ -94,6 +94,8 @@ def score(name: str, kind: str, image, truth: dict, engine) -> Score:
     t0, c0 = time.perf_counter(), time.process_time()
     try:
         puzzles = solve_image(image, source=name, words=list(words or []), engine=engine)
+        if isinstance(puzzles[0], BoardResult):  # a word search taken for a board: none of its grid is read
+            raise NoGridError(f"read as a {puzzles[0].rows}x{puzzles[0].cols} board")
     except WordSearchError as err:
         s.seconds, s.cpu = time.perf_counter() - t0, time.process_time() - c0
         s.error = str(err)

@@ -42,6 +42,7 @@ UNSURE = 0.5
 """Tiles read with a confidence under this are reported as unsure, with their alternatives."""
 MIN_FILL = 0.75
 """A lattice is a board when at least this share of its positions holds a tile."""
+CONTINUED = 2  # see _continued
 
 _TILE_TEXT = re.compile(r"[A-Z]{1,3}|[A-Z]{1,3}/[A-Z]{1,3}|[A-Z]{1,4}-|-[A-Z]{1,4}")
 
@@ -191,13 +192,31 @@ def find_board(image: np.ndarray) -> BoardLocation | None:
         if H is None:
             continue
         fitted = cv2.perspectiveTransform((index.astype(np.float64) + 0.5).reshape(-1, 1, 2), H).reshape(-1, 2)
-        if np.max(np.hypot(*(fitted - pts).T) / pitch) > 0.2:
+        if np.max(np.hypot(*(fitted - pts).T) / pitch) > 0.2 or _continued(cands, members, H, cols, rows):
             continue
         outer = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64).reshape(-1, 1, 2)
         corners = cv2.perspectiveTransform(outer, H).reshape(-1, 2) / scale
         share = float(np.median(np.sqrt(cands[members, 2] * cands[members, 3])) / np.median(pitch))
         return BoardLocation(corners=corners, rows=int(rows), cols=int(cols), tile_share=min(share, 0.98))
     return None
+
+
+def _continued(cands: np.ndarray, members: np.ndarray, H: np.ndarray, cols: int, rows: int) -> bool:
+    """Whether CONTINUED or more tile-like candidates that are not ``members`` (the board's tiles, lattice ``H``
+    of ``cols`` x ``rows``) sit on the lattice's places within two of its edges: the board is then a patch of a
+    larger grid of boxes, a ruled word search whose other cells were cut by pen rings or touched by their
+    letters (a 9x9 turned upside down read as a 5x5 board)."""
+    size = float(np.median(np.sqrt(cands[members, 2] * cands[members, 3])))
+    others = np.setdiff1d(np.arange(len(cands)), members)
+    others = others[np.abs(np.log(np.sqrt(cands[others, 2] * cands[others, 3]) / size)) < np.log(1.3)]
+    if len(others) < CONTINUED:
+        return False
+    uv = cv2.perspectiveTransform(cands[others, :2].reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2) - 0.5
+    on_place = np.all(np.abs(uv - np.round(uv)) < 0.25, axis=1)
+    c, r = np.round(uv).T
+    outside = (c < 0) | (c >= cols) | (r < 0) | (r >= rows)
+    near = (c >= -2) & (c < cols + 2) & (r >= -2) & (r < rows + 2)
+    return int(np.count_nonzero(on_place & outside & near)) >= CONTINUED
 
 
 # --- reading the tiles ---------------------------------------------------------------------------------------

@@ -86,6 +86,19 @@ def test_pictures_without_a_board_are_not_boards():
         assert find_board(load_image(SAMPLES / name)) is None, name
 
 
+def test_a_ruled_grid_whose_pen_rings_leave_a_square_patch_of_boxes_is_no_board():
+    """A generated photo (tools.synth, turned condition, seed 17007): a ruled 9x9 turned upside down, three words
+    ringed in pen. The rings and letters touching the rules leave a 5x5 patch of closed cells, the rest of the
+    grid's cells beside it: a piece of a grid, not a board, so the picture is read as its 9x9 word search."""
+    from tools.synth import condition_case
+
+    image, truth = condition_case("rotated", 17007)[:2]
+    assert find_board(image) is None
+    puzzle = solve_image(image, source="turned", words=truth["words"])[0]
+    assert (puzzle.rows, puzzle.cols) == (truth["rows"], truth["cols"]) == (9, 9)
+    assert sum(r.found for r in puzzle.results) >= len(truth["words"]) - 1
+
+
 def test_solve_a_tray_photo_from_the_command_line(tmp_path, capsys):
     """`wordsearch solve tray.jpg`: auto-detected as a board; the JSON has puzzle_type, the tiles as in the truth,
     every found word with a valid path, longest first (no points on dice); the annotated picture is the original
