@@ -1349,6 +1349,17 @@ def test_a_night_list_beside_a_blanked_grid_is_read(corpus_dir):
     assert found >= 3 and spurious <= 1
 
 
+def test_words_spotted_along_a_lists_rows_and_down_its_columns_make_a_list(corpus_dir):
+    """A night photo of a list of 12 birds in columns of five, five and two above a 15x15 (corpus image_2):
+    Tesseract reads none of it surely and the grid misreads many letters, so the spotter alone finds FLAMINGO
+    and SWAN on the first line, EAGLE under SWAN and PEACOCK in the middle column. Only SWAN and EAGLE stand one
+    over the other; FLAMINGO stands level with SWAN, across the columns. Words level with a column's words count
+    towards a list, as words down a column do: the four are listed, where none was."""
+    words, listed = _night_corpus_list(corpus_dir, "DarkOnGithub__WordSearchOCR/images/image_2.png")
+    found, spurious = list_score(words, listed)
+    assert found >= 3 and spurious == 0
+
+
 def test_a_list_column_is_read_past_its_first_and_last_entries(corpus_dir):
     """A night photo of a farm's 9 animals in one column (corpus level_4_image_2): PIG (under HORSE, which no look
     read at first), DOG and CAT (under COW) were read by no look at the page; read alone past the column's ends
