@@ -58,7 +58,7 @@ END_LINES = 2
 """A column of the list is read again alone this many lines past its first and last entries, where there is ink:
 its 3-letter words on a night photo (PIG above GOAT, DOG and CAT under COW) were read by no look at the page."""
 LIST_LEAST, COLUMN_EDGE = 3, 1.5
-ROW_LEVEL = 0.3  # see _columned
+ROW_LEVEL = (0.3, 40.0)  # see _columned
 """The fewest entries of a list: fewer different words spotted in its columns (see _columned) are chance, and a
 list read with fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read
 "Space Word Sea", gave two entries the grid holds while the layout analysis took the list below for a picture."""
@@ -2159,16 +2159,19 @@ def _columned(entries: list[_Entry]) -> bool:
     along one line (a title) nor strewn over a photo's texture (a no-list page on a cloth: nine grid words fitted
     specks all over it, two of them one over the other). A night photo's list of six in two rows of three: PANTRY
     starts 1.4 text heights left of APRON above it, its box holding the blur of its bullet. A word level with one
-    of those (within ROW_LEVEL text heights), further along the line, counts too: a list set in columns has rows
-    (a night photo's list of birds, of which only FLAMINGO, SWAN, EAGLE and PEACOCK were spotted: SWAN over
-    EAGLE, FLAMINGO level with SWAN two columns to its left)."""
+    of those (their centres within ROW_LEVEL[0] text heights), further along the line and at most ROW_LEVEL[1]
+    text heights from it, counts too: a list set in columns has rows (a night photo's list of birds, of which only
+    FLAMINGO, SWAN, EAGLE and PEACOCK were spotted: SWAN over EAGLE, FLAMINGO level with SWAN two columns to its
+    left, 24 text heights off). Specks on a no-list page's cloth that fitted grid words stand further apart:
+    COMPASS, under SOUVENIR, and STAGE level with it 62 text heights away."""
     def mated(e: _Entry) -> bool:
         return any(abs(o.box[0] - e.box[0]) < COLUMN_EDGE * e.height and e.height <= abs(o.box[1] + o.box[3] - e.box[1]
                    - e.box[3]) / 2 <= wordspot.COLUMN_LINES * e.height for o in entries)
 
     def level(e: _Entry, o: _Entry) -> bool:
         centres = abs(o.box[1] + o.box[3] - e.box[1] - e.box[3]) / 2
-        return centres < ROW_LEVEL * e.height and not wordspot.touch(e.box, o.box)
+        gap = max(o.box[0] - e.box[2], e.box[0] - o.box[2])
+        return centres < ROW_LEVEL[0] * e.height and 0 < gap <= ROW_LEVEL[1] * e.height
 
     column = [e for e in entries if mated(e)]
     row = [e for e in entries if any(level(e, o) for o in column)]
