@@ -59,6 +59,7 @@ END_LINES = 2
 its 3-letter words on a night photo (PIG above GOAT, DOG and CAT under COW) were read by no look at the page."""
 LIST_LEAST, COLUMN_EDGE = 3, 1.5
 ROW_LEVEL = (0.3, 40.0)  # see _columned
+CHANCE = (4, 50.0)  # see _chance
 """The fewest entries of a list: fewer different words spotted in its columns (see _columned) are chance, and a
 list read with fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read
 "Space Word Sea", gave two entries the grid holds while the layout analysis took the list below for a picture."""
@@ -2231,12 +2232,21 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         # longer in entries, or in letters: words cut at the edge (a small photo's ARCHER|Y, BADMIN|TON)
         if (len(wider[2]), _listed_letters(wider)) > (len(chosen), _listed_letters(first)):
             entries, judged, chosen, T = _with_first(wider, first, letters)
-    if not chosen:
+    if not chosen or _chance(entries, judged, chosen):
         raise NoWordsError(NO_LIST.format(source=source))
     (x0, y0), (x1, y1), _ = _block(entries, chosen, 0.5)  # a frame clear of the letters
     quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
     region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
     return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
+
+
+def _chance(entries: list[_Entry], judged: list, chosen: list[int]) -> bool:
+    """Whether the list ``chosen`` is fewer than LIST_LEAST short words all read unsurely (CHANCE: most letters
+    and least confidence): a grid spells dozens of 4-letter words, and the texture round a puzzle printed without
+    a list reads as some (SAME at 0 and CERT at 19 in the grain of a photo's background), which as a list kept its
+    hidden words from being looked for."""
+    return len(chosen) < LIST_LEAST and all(len(grid_key(judged[i][0].word)) <= CHANCE[0]
+                                            and entries[i].conf < CHANCE[1] for i in chosen)
 
 
 def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_Entry], list, list[int], np.ndarray]:

@@ -213,6 +213,15 @@ def test_photo_texture_read_as_words_is_not_a_list(seed):
         read_word_list(image, find_grids(image)[0], truth["grid"], source="nolist.jpg")
 
 
+def test_two_short_words_read_unsurely_in_a_photos_background_are_no_list():
+    """A photo of a puzzle printed without a list on a grainy background under glare (tools.synth condition
+    nolist, seed 18001): Tesseract read SAME at 0 and CERT at 19 in the grain, 4-letter words the grid spells,
+    and as a list of two they kept the puzzle's hidden words from being looked for."""
+    image, truth = synth.condition_case("nolist", 18001)
+    with pytest.raises(NoWordsError):
+        read_word_list(image, find_grids(image)[0], truth["grid"], source="nolist.jpg")
+
+
 def test_list_columns_the_page_reading_missed_are_read_along_the_grid():
     """A newsprint page (tools.synth condition newsprint, seed 41) whose list of four columns sits over the
     show-through of the other side's grid: the page's reading found two words of the last columns, and the block
