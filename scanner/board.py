@@ -43,6 +43,8 @@ UNSURE = 0.5
 MIN_FILL = 0.75
 """A lattice is a board when at least this share of its positions holds a tile."""
 CONTINUED = 2  # see _continued
+ONE_SIZE = 1.3
+"""Tile candidates whose sizes (the root of width times height) differ by less than this factor are of one size."""
 
 _TILE_TEXT = re.compile(r"[A-Z]{1,3}|[A-Z]{1,3}/[A-Z]{1,3}|[A-Z]{1,4}-|-[A-Z]{1,4}")
 
@@ -103,13 +105,18 @@ def tile_candidates(gray: np.ndarray) -> np.ndarray:
     return np.asarray(out, float).reshape(-1, 4)
 
 
+def _sizes(cands: np.ndarray) -> np.ndarray:
+    """Each tile candidate's size: the root of its width times its height."""
+    return np.sqrt(cands[:, 2] * cands[:, 3])
+
+
 def _linked(cands: np.ndarray) -> list[np.ndarray]:
     """Groups of candidates of similar size that sit a tile's pitch from one another (largest first)."""
-    size = np.sqrt(cands[:, 2] * cands[:, 3])
+    size = _sizes(cands)
     d = np.hypot(cands[:, None, 0] - cands[None, :, 0], cands[:, None, 1] - cands[None, :, 1])
     mean = (size[:, None] + size[None, :]) / 2
     ratio = size[:, None] / size[None, :]
-    near = (ratio < 1.3) & (ratio > 1 / 1.3) & (d > 0.95 * mean) & (d < 1.8 * mean)
+    near = (ratio < ONE_SIZE) & (ratio > 1 / ONE_SIZE) & (d > 0.95 * mean) & (d < 1.8 * mean)
     group = -np.ones(len(cands), int)
     groups = []
     for seed in range(len(cands)):
@@ -196,7 +203,7 @@ def find_board(image: np.ndarray) -> BoardLocation | None:
             continue
         outer = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64).reshape(-1, 1, 2)
         corners = cv2.perspectiveTransform(outer, H).reshape(-1, 2) / scale
-        share = float(np.median(np.sqrt(cands[members, 2] * cands[members, 3])) / np.median(pitch))
+        share = float(np.median(_sizes(cands[members])) / np.median(pitch))
         return BoardLocation(corners=corners, rows=int(rows), cols=int(cols), tile_share=min(share, 0.98))
     return None
 
@@ -206,9 +213,9 @@ def _continued(cands: np.ndarray, members: np.ndarray, H: np.ndarray, cols: int,
     of ``cols`` x ``rows``) sit on the lattice's places within two of its edges: the board is then a patch of a
     larger grid of boxes, a ruled word search whose other cells were cut by pen rings or touched by their
     letters (a 9x9 turned upside down read as a 5x5 board)."""
-    size = float(np.median(np.sqrt(cands[members, 2] * cands[members, 3])))
+    size = float(np.median(_sizes(cands[members])))
     others = np.setdiff1d(np.arange(len(cands)), members)
-    others = others[np.abs(np.log(np.sqrt(cands[others, 2] * cands[others, 3]) / size)) < np.log(1.3)]
+    others = others[np.abs(np.log(_sizes(cands[others]) / size)) < np.log(ONE_SIZE)]
     if len(others) < CONTINUED:
         return False
     uv = cv2.perspectiveTransform(cands[others, :2].reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2) - 0.5

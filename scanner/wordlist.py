@@ -58,11 +58,11 @@ END_LINES = 2
 """A column of the list is read again alone this many lines past its first and last entries, where there is ink:
 its 3-letter words on a night photo (PIG above GOAT, DOG and CAT under COW) were read by no look at the page."""
 LIST_LEAST, COLUMN_EDGE = 3, 1.5
-ROW_LEVEL = (0.3, 40.0)  # see _columned
-CHANCE = (4, 50.0)  # see _chance
 """The fewest entries of a list: fewer different words spotted in its columns (see _columned) are chance, and a
 list read with fewer is looked for again round the grid (see _read_list): the title of a newsprint page, read
 "Space Word Sea", gave two entries the grid holds while the layout analysis took the list below for a picture."""
+ROW_LEVEL = (0.3, 40.0)  # see _columned
+CHANCE = (4, 50.0)  # see _chance
 SPOT_REACH = 1.0
 """With no list read by Tesseract, words are spotted within this many grid sizes of the grid, times the reach of
 the part of the page read (REACH, or WIDE_REACH when the list ran on to its edge)."""
