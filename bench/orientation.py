@@ -8,8 +8,9 @@ tag), its grid found and rectified, and the turn is decided three ways: by Tesse
 read in each turn), by the grey-level classifier alone (its mean certainty in each turn) and by the rule the
 scanner uses (orient.orientation: Tesseract, and the classifier where no turn reads surely and it clearly leads,
 turned along the lines of the page's print round the grid where they run across its turn: orient.print_axis).
-Prints the wrong turns of each per kind of page, and the CPU time orientation adds to reading the grid on the
-upright pages (median ms of orient.orientation against ocr.read_grid on the same rectified grid, and their ratio).
+Prints the wrong turns of each per kind of page, how often print_axis alone has a say and how often it is wrong
+(the print runs along the grid's rows upright or upside down, along its columns sideways), and the CPU time
+orientation adds to reading the grid on the upright pages (median ms of orient.orientation against ocr.read_grid on the same rectified grid, and their ratio).
 """
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def main() -> int:
     corpus = None if args.no_corpus or not args.corpus.is_dir() else args.corpus
     engine = get_engine()
 
-    cases, wrong = defaultdict(int), defaultdict(lambda: defaultdict(int))
+    cases, said, wrong = defaultdict(int), defaultdict(int), defaultdict(lambda: defaultdict(int))
     orient_ms, read_ms = [], []
     for kind, name, picture in pages(corpus, range(first, last + 1)):
         for turns in range(4):
@@ -91,6 +92,13 @@ def main() -> int:
             scores = orient.classifier_turns(band(3 * orient.SAMPLE), CELL, model)
             classifier = max(scores, key=scores.get) if scores else 0
             cases[kind] += 1
+            along = orient.print_axis(page, loc.corners, loc.rows, loc.cols)
+            if along is not None:
+                said[kind] += 1
+                if along != turns % 2:
+                    wrong[kind]["print"] += 1
+                    if args.verbose:
+                        print(f"{name} turned {90 * turns}: the print said it runs along axis {along}")
             for judge, turn in (("tesseract", tesseract), ("classifier", classifier), ("scanner", found.turns)):
                 if turn != want:
                     wrong[kind][judge] += 1
@@ -101,14 +109,16 @@ def main() -> int:
                 read_ms.append(cpu_ms(lambda: read_grid(rectified, loc.rows, loc.cols, cell_px=CELL,
                                                         engine=engine, lower=found.lower))[1])
 
-    print(f"\n{'pages':12s} {'cases':>6s} {'Tesseract alone':>16s} {'classifier alone':>17s} {'scanner':>8s}")
+    print(f"\n{'pages':12s} {'cases':>6s} {'Tesseract alone':>16s} {'classifier alone':>17s} {'scanner':>8s} "
+          f"{'print: said':>12s} {'wrong':>6s}")
     print("             (wrong turns)")
     for kind in cases:
         print(f"{kind:12s} {cases[kind]:6d} {wrong[kind]['tesseract']:16d} {wrong[kind]['classifier']:17d} "
-              f"{wrong[kind]['scanner']:8d}")
-    total = {judge: sum(w[judge] for w in wrong.values()) for judge in ("tesseract", "classifier", "scanner")}
+              f"{wrong[kind]['scanner']:8d} {said[kind]:12d} {wrong[kind]['print']:6d}")
+    total = {judge: sum(w[judge] for w in wrong.values())
+             for judge in ("tesseract", "classifier", "scanner", "print")}
     print(f"{'TOTAL':12s} {sum(cases.values()):6d} {total['tesseract']:16d} {total['classifier']:17d} "
-          f"{total['scanner']:8d}")
+          f"{total['scanner']:8d} {sum(said.values()):12d} {total['print']:6d}")
     if orient_ms:
         o, r = statistics.median(orient_ms), statistics.median(read_ms)
         print(f"\nupright pages, median CPU ms: orientation {o:.0f}, reading the grid {r:.0f}, "

@@ -102,12 +102,13 @@ def sharpen(flat: np.ndarray, cell_px: int) -> np.ndarray:
     return imaging.sharpen(flat, cell_px / SHARPEN_SIGMA, SHARPEN_AMOUNT)
 
 
-def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0, band: float = 0.5) -> np.ndarray:
+def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0, band: float = 0.5, *,
+               thinner: float = 0.0) -> np.ndarray:
     """Boolean mask of straight ink runs at least ``length`` cells long (grid lines), widened by their soft
-    edges. Only runs within ``band`` cells of a cell boundary count (0.5: anywhere)."""
+    edges. Only runs within ``band`` cells of a cell boundary count (0.5: anywhere), and, given ``thinner``,
+    only runs whose ink is mostly thinner than that many cells across (a rule, not letters run together)."""
     run = max(5, int(cell_px * length))
-    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
-    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
+    horizontal, vertical = _runs(ink, (run, 1), thinner * cell_px), _runs(ink, (1, run), thinner * cell_px)
     if band < 0.5:
         def off_band(n: int) -> np.ndarray:
             offset = (np.arange(n) + 0.5) % cell_px / cell_px
@@ -116,6 +117,19 @@ def grid_lines(ink: np.ndarray, cell_px: int, length: float = 1.0, band: float =
         vertical[:, off_band(ink.shape[1])] = 0
     edge = max(3, cell_px // 12) | 1
     return cv2.dilate(horizontal | vertical, np.ones((edge, edge), np.uint8)) > 0
+
+
+def _runs(ink: np.ndarray, kernel: tuple[int, int], thinner: float) -> np.ndarray:
+    """The straight runs of ``ink`` a ``kernel`` (width, height) long, less those whose ink is mostly at least
+    ``thinner`` px thick across them (none are dropped at 0)."""
+    runs = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
+    if thinner < 1 or not runs.any():
+        return runs
+    across = (1, round(thinner)) if kernel[0] > kernel[1] else (round(thinner), 1)
+    thick = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, across)) > 0
+    count, labels = cv2.connectedComponents(runs)
+    share = np.bincount(labels.ravel(), thick.ravel(), count) / np.bincount(labels.ravel(), minlength=count)
+    return np.where((share[labels] < 0.5) & (labels > 0), runs, 0).astype(runs.dtype)
 
 
 def _rough_ink(flat: np.ndarray, cell_px: int) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,8 @@ import numpy as np
 
 from scanner import classify, imaging
 from scanner.engine import Engine
-from scanner.ocr import LETTER_PX, both_cases, composite, grid_letters, grid_masks, prepared, printed_lower, slot_of
+from scanner.ocr import (LETTER_PX, both_cases, composite, grid_letters, grid_lines, grid_masks, prepared,
+                         printed_lower, slot_of)
 
 SAMPLE = 20
 """Letters read per candidate turn."""
@@ -92,6 +93,11 @@ LINE_LEAD = (10.0, 3.0)
 LINE_LEAD[1] times the other's (270 generated pages of eight conditions and the 35 corpus pictures, each as shot
 and turned a quarter: 540 of 610 decided, 2 wrong, both of a corpus photo's letter-spaced list, whose lines stand
 closer than its letters; Tesseract reads that photo's grid surely, so its print is not asked)."""
+LINE_RULE = 3.0
+"""Straight ink runs this many cells long and thinner than print (LINE_THICK[0]) are rules, and are set aside
+before lines are joined: the sides of a boxed list, broken by a night photo's grain, counted as two long lines
+across the page's print, and the words inside the box joined them instead of making lines of their own. (A small
+blurred photo's title runs together into one long stroke too, but a letter high.)"""
 PRINT_LEAD = 0.15
 """Letters read unsurely keep the turn they chose across the page's print when the classifier's two models
 together (the sum of their certainties, 0..2) are surer of it than of either turn along the print by this much.
@@ -248,7 +254,7 @@ def print_axis(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> 
     The page is viewed as the grid is rectified, at LINE_VIEW px a cell, the grid itself blanked, and only
     where the paper is about as bright as round the grid (not the table or cloth it lies on). Ink is joined
     along each axis in turn; what joins into strokes a letter high and several letters long is print running
-    that way (a sheet's edge or a rule, one long stroke, is not)."""
+    that way (a sheet's edge or a rule, one long stroke, is not; rules LINE_RULE long are set aside first)."""
     px = LINE_VIEW
     w, h = cols * px, rows * px
     m = max(w, h)
@@ -272,6 +278,7 @@ def print_axis(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> 
     _, pieces = cv2.connectedComponents(ink)
     rim = (sheet > 0) & (cv2.erode(sheet, np.ones((3, 3), np.uint8)) == 0)
     ink[np.isin(pieces, pieces[rim & (ink > 0)])] = 0  # the sheet's edge, cut where the paper ends
+    ink[grid_lines(ink, px, LINE_RULE, thinner=LINE_THICK[0])] = 0
     k = max(3, round(LINE_CLOSE * px))
     lines = []
     for along_rows in (True, False):

@@ -161,6 +161,24 @@ def test_the_print_round_a_grid_runs_along_its_rows(condition: str, seed: int) -
         assert print_axis(page, loc.corners, loc.rows, loc.cols) == sideways
 
 
+@pytest.mark.parametrize("condition, seed", [("dim", 19010), ("rotated", 2944)])
+def test_rules_round_a_pages_print_are_not_lines_of_it(condition: str, seed: int) -> None:
+    """Generated photos (tools.synth) whose ruled boxes, broken into pieces by grain or blur, were taken for lines
+    of print running down the page: a night photo of a ruled 11x8 whose list stands in a box (its sides 6 cells
+    long; the grid was read sideways, 8x11, every cell lost), and a photo turned when made, in both quarter turns.
+    Rules are set aside first: the print is said to run along the grid's rows or columns as it does, or no say,
+    and the night photo is read upright."""
+    picture, truth = synth.condition_case(condition, seed)
+    for turns in (0, 1) if condition == "rotated" else (0,):
+        page = np.ascontiguousarray(np.rot90(picture, turns))
+        loc = find_grids(page)[0]
+        sideways = (truth["case"].get("turned", 0) // 90 + turns) % 2
+        assert print_axis(page, loc.corners, loc.rows, loc.cols) in (sideways, None), f"turned {90 * turns}"
+    if condition == "dim":
+        for _, found in _orientations_in_every_turn(picture, (0,)):
+            assert (found.turns, found.lower) == (0, False)
+
+
 def test_a_grid_with_no_page_round_it_has_no_print_to_go_by() -> None:
     """The grid of samples/printable.png cut out to its own frame: no lines of print, so no say."""
     image = load_image(SAMPLES / "printable.png")
