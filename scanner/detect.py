@@ -765,7 +765,8 @@ def _light_on_dark(gray: np.ndarray, lat: _Lattice) -> bool:
 def _search(work: np.ndarray) -> list[_Lattice]:
     """Candidate lattices over the ink polarities and binarisations, stopping as soon as one is settled."""
     lattices: list[_Lattice] = []
-    for inverted in _polarities(work):
+    polarities = _polarities(work)
+    for n, inverted in enumerate(polarities):
         src = 255 - work if inverted else work
         for smoothing, threshold in INK_VARIANTS:
             mask = _ink_mask(src, smoothing, threshold)
@@ -782,6 +783,10 @@ def _search(work: np.ndarray) -> list[_Lattice]:
                         break
             lattices += found
             if _clean(found):
+                # A monospaced list turned sideways is as regular as a grid: the other polarity is looked at
+                # once before stopping, for a white-on-dark grid beside it.
+                for other in polarities[n + 1:]:
+                    lattices += _lattices(_letter_blobs(_ink_mask(255 - work if other else work, *INK_VARIANTS[0])))
                 return lattices
     for variant in LAST_RESORTS:
         if lattices:

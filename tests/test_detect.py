@@ -584,6 +584,19 @@ def test_a_sideways_word_list_in_a_monospaced_font_does_not_stop_the_search() ->
     assert _turned_corner_error(loc, truth) < CORNER_TOL
 
 
+def test_a_settled_lattice_does_not_end_the_search_before_the_other_polarity_is_looked_at() -> None:
+    """A clean page of a white-on-dark ruled 15x15 turned 90 degrees, its list of title-case words in two columns
+    of NimbusMono beside it (tools.synth condition rotated, seed 19031): one column's letters, narrow in their
+    monospaced cells, make a full, regular 6x9 that passes every test of a settled grid, and the search stopped
+    there, in the dark-on-light polarity, with the list's 6x9 as the grid. In every quarter turn the grid is the
+    15x15 now."""
+    image, truth = synth.condition_case("rotated", 19031)
+    for turns in range(4):
+        loc = find_grid(np.ascontiguousarray(np.rot90(image, turns)), f"turned {90 * turns} more")
+        assert (loc.rows, loc.cols, loc.inverted) == (15, 15, True), f"turned {90 * turns} more"
+    assert _turned_corner_error(find_grid(image, "as made"), truth) < CORNER_TOL
+
+
 def test_a_hand_lettered_line_that_made_the_lattice_lean_is_not_a_row() -> None:
     """A hand-lettered ruled 8x8 (tools.synth condition handwritten, seed 501) with its instruction line a pitch
     above the frame: the jittered letters and the line made one 9x8 lattice that leans, so the frame's far side
