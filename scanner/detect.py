@@ -658,7 +658,7 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int, needed: flo
     cells run across it (``needed`` of their length there, at most FADED where the rule beyond runs its whole
     length and every cell holds a letter's ink; see _rule_needed), most of its cells hold ink, not all alike (UNEVEN)
     and full (SOLID), and a rule closes it on the far side (along BEYOND of its length: glare breaks it)."""
-    FADED, BEYOND, INKED, UNEVEN, SOLID = 0.6, 0.7, 0.03, 0.9, 0.85
+    FADED, BEYOND, INKED, UNEVEN, SOLID = 0.6, 0.7, 0.03, 0.9, 0.7
     bounds = _across(faint, side, px)
     if side in ("r0", "r1"):  # rows become columns: one check for both
         dark, faint = np.ascontiguousarray(dark.T), np.ascontiguousarray(faint.T)
@@ -676,8 +676,9 @@ def _closes(dark: np.ndarray, faint: np.ndarray, side: str, px: int, needed: flo
     rule = min(needed, FADED) if beyond >= 0.95 and inked >= 0.9 and np.median(ink) < 0.5 else needed
     # Nor is a line of cells filled alike with ink one of letters, whatever runs across it: letters differ (an I,
     # an M; the least inked cell of a line held 0.28-0.55 where the median held 0.48-0.80), while the paper round a
-    # white-on-dark panel, turned dark, fills every cell alike (0.88 or 1.0 in each). Blur evens out small
-    # letters' ink, but not to a full cell (a small photo's last row, 0.45 to 0.55 in each).
+    # white-on-dark panel, turned dark, fills every cell alike (0.88 or 1.0 in each; 0.75-0.81 in a small, grainy
+    # photo). Blur evens out small letters' ink, but not to most of a cell (a small photo's last row, 0.45 to 0.55
+    # in each).
     return (beyond >= BEYOND and np.median(bounds) >= rule and inked >= 0.5
             and (ink.min() < UNEVEN * np.median(ink) or np.median(ink) < SOLID))
 

@@ -726,6 +726,16 @@ def test_a_small_photo_s_ruled_grid_keeps_a_last_row_that_blur_inked_evenly() ->
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_the_page_round_a_white_on_dark_panel_in_a_small_grainy_photo_is_no_column() -> None:
+    """A white-on-dark ruled 15x15 with a 6 px frame in a 522x696 photo on cloth (synth small 19023): turned
+    dark, the page's margin beside the panel inked each cell of a new column at 0.75-0.81, alike but short of a
+    solid ground, and the rules' edges ran across it: the grid grew four columns to the sheet's edge, 15x19."""
+    image, truth = synth.condition_case("small", 19023)
+    loc = find_grid(image, "small 19023")
+    assert (loc.rows, loc.cols) == (truth["rows"], truth["cols"]) == (15, 15)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_a_thin_pen_s_grid_blurred_grey_in_a_tiny_photo_is_found_by_the_paper_round_its_letters() -> None:
     """A gridless hand-lettered 9x11 in a 382x287 photo (synth handwritten 9000), its thin strokes blurred to a
     grey a tenth darker than the paper under a bold black title: every page-wide threshold put the letters on the
