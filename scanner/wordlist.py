@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from scanner import imaging, wordspot
+from scanner import imaging, wordread, wordspot
 from solver.dictionary import inflected, list_vocabulary, proper_names, uninflected
 from solver.errors import NoWordsError
 
@@ -75,6 +75,11 @@ this fraction of the letter height Tesseract's page is scaled for, and what spot
 LARGER_PRINT, LARGER_BOXES = 1.25, 3
 """With no entry read and no word spotted in the commonest print, words are spotted in the commonest print larger
 than it by this factor, found in at least this many boxes as wide as a word (see _larger_print)."""
+READ_IN_COLUMN, READ_SURE = (5, -0.5), 0.5
+"""Down a column of the list, a blob the word reader reads as a vocabulary word of this many letters or more, at
+this fit a letter or better, is that word though the grid does not spell it (see _read_in_columns), and how sure
+it counts as: a white-on-dark lower-case grid in URW Gothic, its t and r read as f, spelt 8 of the 20 words of the
+clear list beside it, which the reader read VIOLET, HEDGE, BUTTERFLY, SUNFLOWER, GREENHOUSE."""
 MEASURED_WIDTH = 2.0
 """Letter heights: with no entry read, the list's print size is measured again on the blobs this wide at the
 first measure (a narrower one is as often an entry's number, a bullet or a piece of a frame; one more or less
@@ -1892,11 +1897,40 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # sideways photo's "map"), but may bear it out (MUG in the print of a night photo's "Mug", read NUG at 0)
     spotted = [(b, w, sure) for b, w, sure in spotted if w not in columns or not any(
         _overlap(b, here(entries[i].box)) and grid_key(judged[i][0].word) != w for i in short)]
+    spotted += _read_in_columns(ink, boxes, taken + [b for b, *_ in spotted], h, words, found)
     allowance.spend(ink.steps)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _read_in_columns(ink: wordspot.PageInk, boxes: list[tuple[int, int, int, int]], placed: list[tuple], h: float,
+                     words: list[str], found: list[tuple[int, int, int, int]]) -> list[tuple[tuple, str, float]]:
+    """[(box, word, how sure)] for the ``boxes`` down a column of the list from one ``placed`` (see
+    wordspot.spot), each taking the next one down, that the word reader read (on ``ink``) as a word of the
+    vocabulary of READ_IN_COLUMN[0]+ letters, read at READ_IN_COLUMN[1] a letter or better, though the grid does
+    not spell it (not one of ``words``): a clear list beside a misread grid, from which repair then mends it. A
+    box with another of the page's blobs (``found``, of any size) after it on its line is not read alone: it may be
+    the first word of an entry (WATERING of "watering can")."""
+    least_letters, least_fit = READ_IN_COLUMN
+    vocabulary = _vocabulary_set()
+    placed, out = list(placed), []
+    while True:
+        for b in sorted(boxes, key=lambda b: b[1]):
+            if (b not in ink.reads or any(wordspot.touch(b, c) for c in placed)
+                    or not wordspot.in_column(b, placed, h)
+                    or wordspot.next_on_line([b, *found], 0, h) is not None):
+                continue
+            read, fit = wordread.read(ink.reads[b])
+            text = "".join(ch for ch in read if ch.isalpha())
+            if (len(text) >= least_letters and text in vocabulary and text not in words
+                    and fit >= least_fit * len(text) and text not in (w for _, w, _ in out)):
+                out.append((b, text, READ_SURE))
+                placed.append(b)
+                break
+        else:
+            return out
 
 
 def _print_height(boxes: list[tuple[int, int, int, int]], heights: np.ndarray) -> float:

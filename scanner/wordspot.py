@@ -268,7 +268,7 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     for i, box in enumerate(boxes):
         if until is not None and ink.steps >= until:
             break
-        j = _next_on_line(boxes, i, letter_px)
+        j = next_on_line(boxes, i, letter_px)
         both = None if j is None else (box[0], min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
         for at, tried, bonus in (((i,), box, 0.0), ((i, j), both, TWO_WORDS)):
             if tried is not None:
@@ -321,15 +321,15 @@ def _untaken(words: list[str], taken: list[str]) -> np.ndarray:
 
 def _down_column(tries: list[tuple], sure: list[tuple], listed: list[tuple], words: list[str],
                  column_words: list[str], letter_px: float) -> list[tuple]:
-    """The ``tries`` (see spot) of blobs down a column of the list (see _in_column) from an entry ``listed`` or
+    """The ``tries`` (see spot) of blobs down a column of the list (see in_column) from an entry ``listed`` or
     taken (``sure``), touching none, with only the ``column_words`` not taken free to be matched."""
     placed = list(listed) + [box for _, box, *_ in sure]
     free = _untaken(words, [t for *_, t, _ in sure]) & np.isin(words, list(column_words))
     return [(order, at, box, np.where(free, fit, NO_FIT)) for order, at, box, fit in tries
-            if not any(touch(box, b) for b in placed) and _in_column(box, placed, letter_px)]
+            if not any(touch(box, b) for b in placed) and in_column(box, placed, letter_px)]
 
 
-def _in_column(box: tuple, placed: list[tuple], letter_px: float) -> bool:
+def in_column(box: tuple, placed: list[tuple], letter_px: float) -> bool:
     """Whether ``box`` starts where one of ``placed`` does, within a letter height, at most COLUMN_LINES lines
     above or below it."""
     return any(abs(box[0] - b[0]) < letter_px and max(box[1], b[1]) - min(box[3], b[3]) < COLUMN_LINES * letter_px
@@ -339,14 +339,14 @@ def _in_column(box: tuple, placed: list[tuple], letter_px: float) -> bool:
 def _joined(found: list[tuple[int, tuple, str, float]], boxes: list[tuple[int, int, int, int]], letter_px: float,
             words: list[str]) -> list[tuple[int, tuple, str, float]]:
     """``found`` ((first box index, box, word, how sure), in box order) with two words taken by neighbouring boxes
-    of one line (see _next_on_line) made one entry where the two end to end are one of ``words``: ROAD taken down
+    of one line (see next_on_line) made one entry where the two end to end are one of ``words``: ROAD taken down
     a column and TRIP beside it are the entry ROAD TRIP, however each part was taken."""
     at = {i: k for k, (i, *_) in enumerate(found)}
     out, done = [], set()
     for k, (i, box, word, p) in enumerate(found):
         if k in done:
             continue
-        j = _next_on_line(boxes, i, letter_px)
+        j = next_on_line(boxes, i, letter_px)
         if j in at and at[j] != k and word + found[at[j]][2] in words:
             _, after, second, q = found[at[j]]
             box, word, p = (box[0], min(box[1], after[1]), after[2], max(box[3], after[3])), word + second, min(p, q)
@@ -400,7 +400,7 @@ def _elsewhere(found: dict[tuple[int, ...], tuple], at: tuple[int, ...], fit: np
     return out
 
 
-def _next_on_line(boxes: list[tuple[int, int, int, int]], i: int, letter_px: float) -> int | None:
+def next_on_line(boxes: list[tuple[int, int, int, int]], i: int, letter_px: float) -> int | None:
     """The index of the box that follows box ``i`` on its line within SPACE letter heights (the second word of
     an entry such as POLAR BEAR, or the rest of a word whose faint letters broke its ink in two), or None."""
     x0, y0, x1, y1 = boxes[i]
