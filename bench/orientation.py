@@ -10,7 +10,8 @@ scanner uses (orient.orientation: Tesseract, and the classifier where no turn re
 turned along the lines of the page's print round the grid where they run across its turn: orient.print_axis).
 Prints the wrong turns of each per kind of page, how often print_axis alone has a say and how often it is wrong
 (the print runs along the grid's rows upright or upside down, along its columns sideways), and the CPU time
-orientation adds to reading the grid on the upright pages (median ms of orient.orientation against ocr.read_grid on the same rectified grid, and their ratio).
+orientation adds to reading the grid on the upright pages (median ms of orient.orientation against
+ocr.read_grid on the same rectified grid, and their ratio).
 """
 from __future__ import annotations
 

@@ -1915,22 +1915,21 @@ def _read_in_columns(ink: wordspot.PageInk, boxes: list[tuple[int, int, int, int
     the first word of an entry (WATERING of "watering can")."""
     least_letters, least_fit = READ_IN_COLUMN
     vocabulary = _vocabulary_set()
-    placed, out = list(placed), []
-    while True:
-        for b in sorted(boxes, key=lambda b: b[1]):
-            if (b not in ink.reads or any(wordspot.touch(b, c) for c in placed)
-                    or not wordspot.in_column(b, placed, h)
-                    or wordspot.next_on_line([b, *found], 0, h) is not None):
-                continue
+    read_as = {}  # the boxes read alone as such a word, top first, and their words
+    for b in sorted(boxes, key=lambda b: b[1]):
+        if b in ink.reads and wordspot.next_on_line([b, *found], 0, h) is None:
             read, fit = wordread.read(ink.reads[b])
             text = "".join(ch for ch in read if ch.isalpha())
             if (len(text) >= least_letters and text in vocabulary and text not in words
-                    and fit >= least_fit * len(text) and text not in (w for _, w, _ in out)):
-                out.append((b, text, READ_SURE))
-                placed.append(b)
-                break
-        else:
-            return out
+                    and fit >= least_fit * len(text)):
+                read_as[b] = text
+    placed, out = list(placed), []
+    while (b := next((b for b, text in read_as.items() if text not in (w for _, w, _ in out)
+                      and not any(wordspot.touch(b, c) for c in placed)
+                      and wordspot.in_column(b, placed, h)), None)) is not None:
+        out.append((b, read_as[b], READ_SURE))
+        placed.append(b)
+    return out
 
 
 def _print_height(boxes: list[tuple[int, int, int, int]], heights: np.ndarray) -> float:
