@@ -98,6 +98,10 @@ NEAR_LETTERS, BLANK = (5, 12), 27
 words match so by chance in any grid); the code of that cell's letter in the keys that find them (A is 1)."""
 SHEET_LEVEL = 0.5
 """Photo background whose paper level is under this share of the paper's around the grid is not the sheet."""
+RING_PAPER = 75
+"""The percentile of the level round a white-on-dark grid that is the paper's: the level (a median a few cells
+wide) round the dark panel takes it in (half the ring round a panel on a light wooden table was under 106 of the
+paper's 195, and the table, at 61, passed for the sheet)."""
 LIST_INK_PITCHES = (0.2, 1.5)
 """List letters are this many grid pitches tall at least and at most (titles and artwork are larger)."""
 BLOB_LEVEL = 170
@@ -435,7 +439,11 @@ def correct(text: str, matches: set[str], ascii_only: bool = True, conf: float =
         return text, "absent"
     read_is_word = all(_is_word(t) for t in text.split())
     if (read_is_word and conf >= TRUSTED_CONF) or (not _is_word(target) and (read_is_word or conf >= TRUSTED_CONF)):
-        return text, "near"
+        # kept as read, but singular where that is nearer the grid's string: a chance S after a word a misread
+        # cell hid (ITINERARYS beside the grid's ITINERLRY) made a plural of it, and lists are mostly singular
+        single = text[:-1]
+        nearer = key.endswith("S") and edit_distance(key[:-1], target) < best and _is_word(single)
+        return (single if nearer else text), "near"
     if not _is_word(target) and len(key) >= 5:
         # A word one letter from the reading beats a string two from it that is no word: a misread cell made the
         # grid's GREENHUUSE, and (Jreenhouse is GREENHOUSE (the repair then finds it, mending the cell); of several
@@ -714,7 +722,7 @@ def correct_entries(texts: list[tuple[str, str]], letters: list[str],
                 len(mark_key) >= MARKED_WORD and all(_is_word(t) for t in marked.split()):
             word, status = marked, "corrected"
         if status == "exact" and len(key) >= 4 and not all(_is_word(t) for t in text.split()):
-            whole = _whole_word(key, letters)
+            whole = _whole_word(key, letters) or _unmarked(key)
             if whole is not None:
                 word, status = whole, "corrected"
         out.append((WordEntry(read=read, word=word, corrected=status == "corrected"), status))
@@ -750,6 +758,14 @@ def _whole_word(fragment: str, letters: list[str]) -> str | None:
                 candidate = letters[r][c] + fragment if before else fragment + letters[r][c]
                 if _is_word(candidate):
                     found.add(candidate)
+    return found.pop() if len(found) == 1 else None
+
+
+def _unmarked(key: str) -> str | None:
+    """The one vocabulary word ``key`` is with a letter more at either end, if exactly one: a bullet or dash
+    touching the word is read as a letter (a night photo's "• lily" read eLILY, which the grid spells, LILY and a
+    chance E before it)."""
+    found = {key[1:], key[:-1]} & _vocabulary_set()
     return found.pop() if len(found) == 1 else None
 
 
@@ -887,8 +903,9 @@ def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | Non
     night): where the paper level, a median a few cells wide, is at least SHEET_LEVEL of the paper's, connected to
     the grid (``grid``: a polygon), holes (dark panels) filled, grown by half a cell. The paper's level is the
     brighter of the level under the grid and a cell round it: a white-on-dark grid is a dark panel, and the level
-    under it let a dark table pass for the sheet. None when no such ground is in view (a scan, a page filling the
-    photo). Photo background turns to noise when flattened: Tesseract reads it slowly, as junk."""
+    under it let a dark table pass for the sheet; round such a panel, it is the ring's brighter part (RING_PAPER).
+    None when no such ground is in view (a scan, a page filling the photo). Photo background turns to noise when
+    flattened: Tesseract reads it slowly, as junk."""
     shrink = max(1, int(pitch // 3))
     h, w = gray.shape[:2]
     small = cv2.resize(gray, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
@@ -899,7 +916,10 @@ def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | Non
     cell = max(1, round(pitch / shrink))
     ring = cv2.dilate(inside.astype(np.uint8), np.ones((2 * cell + 1, 2 * cell + 1), np.uint8)) > 0
     ring &= ~inside
-    paper = max(float(np.median(level[inside])), float(np.median(level[ring])) if ring.any() else 0.0)
+    under = float(np.median(level[inside]))
+    paper = max(under, float(np.median(level[ring])) if ring.any() else 0.0)
+    if under < SHEET_LEVEL * paper and ring.any():  # a dark panel, which darkens the level of the ring round it
+        paper = float(np.percentile(level[ring], RING_PAPER))
     page = (level >= SHEET_LEVEL * paper) | inside
     _, labels = cv2.connectedComponents(page.astype(np.uint8), connectivity=4)
     page = np.isin(labels, np.unique(labels[inside]))
@@ -1350,6 +1370,35 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
             seen.add(key)
             ordered.append(i)
     return ordered, judged, trusted
+
+
+def _in_marked_columns(keep: list[int], entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> list[int]:
+    """``keep`` (the list as read, every reading merged) less, in a numbered or bulleted list (at least a third of its entries, and LIST_LEAST, read with
+    their number or bullet: LEADER), the entries read without one that start in none of its columns and that the
+    grid does not hold as read, or but for a letter, with 5+ letters: grain beside a night photo's numbered list
+    read SLE, Tire, LENE and Apa, which the grid spells or nearly (a hand-lettered list's "recipe", read recpe,
+    stands in a column none of whose numbers was read). A column starts where an entry read with its mark does, with the mark or
+    with its words, or where two more entries read without one do, each within COLUMN_EDGE of the list's text
+    heights and at most COLUMN_LINES lines off: entries whose numbers went unread stand where the numbered ones do,
+    or in a column of their own, and the grid holds the words of those in a column of which only two were read
+    (SPATULA and TEAPOT, in a night photo's list of 17)."""
+    marked = [i for i in keep if LEADER.match(entries[i].raw)]
+    if len(marked) < max(LIST_LEAST, len(keep) / 3):
+        return keep
+    h = float(np.median([entries[i].height for i in marked]))
+    starts = [x for i in marked for x in (entries[i].box[0], _word_box(entries[i])[0])]
+    plain = [entries[i] for i in keep if i not in marked]
+
+    def placed(i: int) -> bool:
+        e, (entry, status) = entries[i], judged[i]
+        read, word = grid_key(e.text), grid_key(entry.word)
+        return len(read) >= 5 and status in ("exact", "corrected") and edit_distance(read, word) <= 1 or any(
+            abs(e.box[0] - x) < COLUMN_EDGE * h for x in starts) or sum(
+            o is not e and abs(e.box[0] - o.box[0]) < COLUMN_EDGE * h
+            and abs(e.box[1] + e.box[3] - o.box[1] - o.box[3]) / 2 <= wordspot.COLUMN_LINES * h
+            for o in plain) >= LIST_LEAST - 1
+
+    return [i for i in keep if i in marked or placed(i)]
 
 
 def _unshadowed(words: Callable[[], tuple[str, ...]],
@@ -2265,6 +2314,7 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         # longer in entries, or in letters: words cut at the edge (a small photo's ARCHER|Y, BADMIN|TON)
         if (len(wider[2]), _listed_letters(wider)) > (len(chosen), _listed_letters(first)):
             entries, judged, chosen, T = _with_first(wider, first, letters)
+    chosen = _in_marked_columns(chosen, entries, judged)
     if not chosen or _chance(entries, judged, chosen):
         raise NoWordsError(NO_LIST.format(source=source))
     (x0, y0), (x1, y1), _ = _block(entries, chosen, 0.5)  # a frame clear of the letters

@@ -402,6 +402,45 @@ def test_a_mark_read_as_a_letter_the_grid_holds_before_a_word_is_dropped():
         ("CLAM", "corrected"), ("ARCHERY", "corrected"), ("X RAY", "exact"), ("J PEAR", "absent")]
 
 
+def test_a_mark_touching_a_word_and_read_as_a_letter_is_dropped():
+    """A night photo's "• lily" read eLILY, which the grid spells: LILY and a chance E before it. ELILY is no
+    word; LILY, a letter less at one end, is the entry. A reading that is a word stays (PLANET, the grid's PLANETS
+    less its S, is not PLANE)."""
+    grid = ["QELILYQZXQ", "ZXPLANETSQ", "QZXQZXQZXQ"]
+    got = correct_entries([("eLILY", "eLILY"), ("PLANET", "PLANET")], grid)
+    assert [(entry.word, status) for entry, status in got] == [("LILY", "corrected"), ("PLANET", "exact")]
+
+
+def test_a_plural_read_beside_a_misread_grid_word_is_kept_singular():
+    """A night photo's "ITINERARY" read ITINERARYS (a chance S after it), where the grid read ITINERLRY (an A
+    misread): the grid's string is no word, so the entry is kept as read, but singular, which is nearer it. A
+    plural nearer the grid's string stays plural."""
+    grid = ["QITINERLRY", "QZXQZXQZXQ", "TOMATOFSQZ"]
+    got = correct_entries([("ITINERARYS", "ITINERARYS"), ("TOMATOES", "TOMATOES")], grid, [25.0, 25.0])
+    assert [entry.word for entry, _ in got] == ["ITINERARY", "TOMATOES"]
+
+
+def test_grain_beside_a_numbered_list_is_no_entry():
+    """A night photo (tools.synth condition dim, seed 21008) of a numbered list of 20 animals in a box much wider
+    than its words: the grain in the box's empty part read as SLE, Tire, LENE and Apa, which the grid spells or
+    nearly (SLE, DIRE, LIONEL, SAGA), beside 20 entries read with their numbers. None starts where a numbered
+    entry does."""
+    image, truth = synth.condition_case("dim", 21008)
+    words = read_word_list(image, find_grids(image)[0], truth["grid"], source="dim.jpg").words
+    recovered, spurious = list_score(words, truth["words"])
+    assert recovered == 20 and spurious == 0, (recovered, spurious, words)
+
+
+def test_a_wooden_table_round_a_white_on_dark_grid_is_not_read_as_the_sheet():
+    """A photo of a white-on-dark grid on a light wooden table (tools.synth random case 1011): the paper's level was
+    taken as the median of a ring a cell round the dark panel, which the panel darkened to about half the paper's,
+    so the table passed for the sheet and its grain was read as GREED, REL, MAL and PATEL beside the list."""
+    image, truth = synth.random_case(1011)
+    words = read_word_list(image, find_grids(image)[0], truth["grid"], source="table.jpg").words
+    recovered, spurious = list_score(words, truth["words"])
+    assert recovered == len(truth["words"]) and spurious == 0, (recovered, spurious, words)
+
+
 @pytest.mark.parametrize("heading", ["WORD BANK", "Key Words"])
 def test_list_heading_is_not_an_entry(heading):
     """A heading printed over the list ("WORD BANK") is not taken for a word; the list itself is read (all but
