@@ -1373,15 +1373,16 @@ def _select(entries: list[_Entry], judged: list[tuple[WordEntry, str]],
 
 
 def _in_marked_columns(keep: list[int], entries: list[_Entry], judged: list[tuple[WordEntry, str]]) -> list[int]:
-    """``keep`` (the list as read, every reading merged) less, in a numbered or bulleted list (at least a third of its entries, and LIST_LEAST, read with
-    their number or bullet: LEADER), the entries read without one that start in none of its columns and that the
-    grid does not hold as read, or but for a letter, with 5+ letters: grain beside a night photo's numbered list
-    read SLE, Tire, LENE and Apa, which the grid spells or nearly (a hand-lettered list's "recipe", read recpe,
-    stands in a column none of whose numbers was read). A column starts where an entry read with its mark does, with the mark or
-    with its words, or where two more entries read without one do, each within COLUMN_EDGE of the list's text
-    heights and at most COLUMN_LINES lines off: entries whose numbers went unread stand where the numbered ones do,
-    or in a column of their own, and the grid holds the words of those in a column of which only two were read
-    (SPATULA and TEAPOT, in a night photo's list of 17)."""
+    """``keep`` (the list as read, every reading merged) less, in a numbered or bulleted list (at least a third of
+    its entries, and LIST_LEAST, read with their number or bullet: LEADER), the entries read without one that
+    start in none of its columns and that the grid does not hold as read, or but for a letter, with 5+ letters:
+    grain beside a night photo's numbered list read SLE, Tire, LENE and Apa, which the grid spells or nearly (a
+    hand-lettered list's "recipe", read recpe, stands in a column none of whose numbers was read). A column starts
+    where an entry read with its mark does, with the mark or with its words, or where two more entries read
+    without one do, each within COLUMN_EDGE of the list's text heights and at most COLUMN_LINES lines off: entries
+    whose numbers went unread stand where the numbered ones do, or in a column of their own, and the grid holds
+    the words of those in a column of which only two were read (SPATULA and TEAPOT, in a night photo's list of
+    17)."""
     marked = [i for i in keep if LEADER.match(entries[i].raw)]
     if len(marked) < max(LIST_LEAST, len(keep) / 3):
         return keep
@@ -1389,16 +1390,18 @@ def _in_marked_columns(keep: list[int], entries: list[_Entry], judged: list[tupl
     starts = [x for i in marked for x in (entries[i].box[0], _word_box(entries[i])[0])]
     plain = [entries[i] for i in keep if i not in marked]
 
-    def placed(i: int) -> bool:
-        e, (entry, status) = entries[i], judged[i]
-        read, word = grid_key(e.text), grid_key(entry.word)
-        return len(read) >= 5 and status in ("exact", "corrected") and edit_distance(read, word) <= 1 or any(
-            abs(e.box[0] - x) < COLUMN_EDGE * h for x in starts) or sum(
-            o is not e and abs(e.box[0] - o.box[0]) < COLUMN_EDGE * h
-            and abs(e.box[1] + e.box[3] - o.box[1] - o.box[3]) / 2 <= wordspot.COLUMN_LINES * h
-            for o in plain) >= LIST_LEAST - 1
+    def vouched(i: int) -> bool:
+        (entry, status), read = judged[i], grid_key(entries[i].text)
+        return len(read) >= 5 and status in ("exact", "corrected") and edit_distance(read, grid_key(entry.word)) <= 1
 
-    return [i for i in keep if i in marked or placed(i)]
+    def in_a_column(e: _Entry) -> bool:
+        if any(abs(e.box[0] - x) < COLUMN_EDGE * h for x in starts):
+            return True
+        mates = [o for o in plain if o is not e and abs(e.box[0] - o.box[0]) < COLUMN_EDGE * h
+                 and abs(e.box[1] + e.box[3] - o.box[1] - o.box[3]) / 2 <= wordspot.COLUMN_LINES * h]
+        return len(mates) >= LIST_LEAST - 1
+
+    return [i for i in keep if i in marked or vouched(i) or in_a_column(entries[i])]
 
 
 def _unshadowed(words: Callable[[], tuple[str, ...]],
