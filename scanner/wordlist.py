@@ -1888,10 +1888,15 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
             h = _print_height(boxes, heights)
     found = boxes
 
+    # the sides of the crop that are the page's own edge: print cut there is no whole word, or is the ground round
+    # the sheet (a photo's blotchy ground at its edge fitted ROPES)
+    edges = (x0 == 0, y0 == 0, x1 == flat.shape[1], y1 == flat.shape[0])
+
     def of_size(h: float) -> list[tuple[int, int, int, int]]:
-        """The boxes found whose print is about ``h`` high, but those of entries read and of print read surely."""
+        """The boxes found whose print is about ``h`` high, but those of entries read, of print read surely and
+        of print the page's edge cuts."""
         return [b for k, b in enumerate(found) if k not in known and SPOT_HEIGHTS[0] <= heights[k] / h
-                <= SPOT_HEIGHTS[1] and not any(_overlap(c, b) for c in read)]
+                <= SPOT_HEIGHTS[1] and not any(_overlap(c, b) for c in read) and not _cut(b, crop.shape, edges)]
 
     boxes = of_size(h)
     if not boxes and known:
@@ -1955,6 +1960,12 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _cut(box: tuple[int, int, int, int], shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:
+    """Whether ``box`` touches a side of an image of ``shape`` that ``edges`` (left, top, right, bottom) marks."""
+    return any(e and touching for e, touching in zip(edges, (box[0] <= 0, box[1] <= 0, box[2] >= shape[1],
+                                                             box[3] >= shape[0])))
 
 
 def _read_in_columns(ink: wordspot.PageInk, boxes: list[tuple[int, int, int, int]], placed: list[tuple], h: float,

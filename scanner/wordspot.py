@@ -41,6 +41,10 @@ NO_FIT = -30.0
 COLUMN_FIT = (-2.5, 0.2)  # a fit to be taken in a blob down a column of the list, and its margin
 COLUMN_SHORT = (4, -1.0, 0.4)  # words this short there
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
+PRINT_LEVEL = 4.0
+"""A box whose darkest row is darker than its lightest by less than this (mean grey levels) holds no print (see
+letter_heights): bare paper in a list column's empty place, its rows 6 and 7 levels dark, measured a whole line
+high; the faintest pieces of words on night photos' lists, 8 and more."""
 WIDE = (2.0, 2)
 """A word is not taken in a blob wider than WIDE[0] letter heights for each of its letters and WIDE[1] more (an
 entry's number or bullet): the reader spreads a word's letters over any width, and specks of a cloth round a
@@ -227,13 +231,17 @@ def _faint(ink: np.ndarray, letter_px: float) -> np.ndarray:
 
 
 def letter_heights(flat: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
-    """The letter height of each box's print: the rows where its ink is at least half its peak (blur spreads a
-    word's ink above and below its letters, and thresholding counts that spread)."""
+    """The letter height of each box's print: the span of rows from the first to the last where its ink is at
+    least half its peak (blur spreads a word's ink above and below its letters, and thresholding counts that
+    spread). The span, not the count of such rows: a thin monospaced face at night holds its ink in its serifs and
+    bars, its stems under half the peak between them, and counted row by row its "GUITAR" measured 8 px high on a
+    line whose "VIOLIN" measured 16, too low to be spotted as the list's print."""
     heights = []
     for x0, y0, x1, y1 in boxes:
         rows = (255.0 - flat[y0:y1, x0:x1].astype(np.float32)).mean(axis=1)
         rows -= rows.min()
-        heights.append(np.count_nonzero(rows >= 0.5 * rows.max()) if rows.max() > 0 else 0)
+        half = np.flatnonzero(rows >= 0.5 * rows.max())
+        heights.append(half[-1] - half[0] + 1 if rows.max() >= PRINT_LEVEL else 0)
     return np.array(heights, np.float64)
 
 
