@@ -45,6 +45,7 @@ MIN_FILL = 0.75
 CONTINUED = 2  # see _continued
 ONE_SIZE = 1.3
 """Tile candidates whose sizes (the root of width times height) differ by less than this factor are of one size."""
+RING_CELL, RING_INK, RING_LETTERS = 32, (0.08, 0.6), 0.75  # see in_a_grid
 
 _TILE_TEXT = re.compile(r"[A-Z]{1,3}|[A-Z]{1,3}/[A-Z]{1,3}|[A-Z]{1,4}-|-[A-Z]{1,4}")
 
@@ -206,6 +207,30 @@ def find_board(image: np.ndarray) -> BoardLocation | None:
         share = float(np.median(_sizes(cands[members])) / np.median(pitch))
         return BoardLocation(corners=corners, rows=int(rows), cols=int(cols), tile_share=min(share, 0.98))
     return None
+
+
+def in_a_grid(board: BoardLocation, image: np.ndarray) -> bool:
+    """Whether ``board`` is the inside of a lined word search whose thick frame took in its outer ring of cells, so
+    that no tile candidate continued the inner boxes (see _continued; a small 8x8 puzzle was read as a 6x6 board of
+    187 words): the places a tile outside the board, RING_LETTERS of them or more on each of its four sides, hold a
+    dark letter on the light paper (a share of RING_INK of the middle of the place). Round a board they hold the
+    tray, the table or a screen's plain ground, at most a row of text on one side."""
+    rows, cols = board.rows, board.cols
+    lattice = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
+    H = cv2.getPerspectiveTransform(lattice, np.asarray(board.corners, np.float32))
+    ring = np.array([[[-1, -1], [cols + 1, -1], [cols + 1, rows + 1], [-1, rows + 1]]], np.float64)
+    outer = cv2.perspectiveTransform(ring, H.astype(np.float64))[0]
+    view, _ = rectify(image, GridLocation(outer, rows + 2, cols + 2), cell_px=RING_CELL)
+    ink = cv2.threshold(view, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1]
+    m = RING_CELL // 4  # the middle half of a place, clear of the rules and the frame
+
+    def lettered(r: int, c: int) -> bool:
+        share = float(ink[r * RING_CELL + m:(r + 1) * RING_CELL - m, c * RING_CELL + m:(c + 1) * RING_CELL - m].mean())
+        return RING_INK[0] <= share <= RING_INK[1]
+
+    sides = ([(0, c) for c in range(cols + 2)], [(rows + 1, c) for c in range(cols + 2)],
+             [(r, 0) for r in range(rows + 2)], [(r, cols + 1) for r in range(rows + 2)])
+    return all(np.mean([lettered(r, c) for r, c in side]) >= RING_LETTERS for side in sides)
 
 
 def _continued(cands: np.ndarray, members: np.ndarray, H: np.ndarray, cols: int, rows: int) -> bool:

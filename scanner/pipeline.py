@@ -195,6 +195,8 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
     t0 = time.perf_counter()
     if puzzle != "wordsearch":
         board = boards.find_board(image)
+        if board is not None and puzzle == "auto" and boards.in_a_grid(board, image):
+            board = None
         if board is not None:
             result = solve_board(image, board, source=source, words=words, words_source=words_source,
                                  engine=engine, min_length=min_length or BOARD_MIN_LENGTH, dictionary=dictionary,

@@ -99,6 +99,20 @@ def test_a_ruled_grid_whose_pen_rings_leave_a_square_patch_of_boxes_is_no_board(
     assert sum(r.found for r in puzzle.results) >= len(truth["words"]) - 1
 
 
+def test_a_small_lined_grid_whose_frame_took_its_outer_cells_is_no_board():
+    """A generated photo of an 8x8 lined word search with no list (tools.synth, no-list condition, seed 24008): its
+    thick frame took in the outer ring of cells, so the inner 6x6 boxes stood alone as a board, and the picture came
+    back as a Boggle board of 187 dictionary words. The word-search grid round those boxes, a ring larger each way,
+    makes it a word search again: 8x8, its hidden words found."""
+    from tools.synth import condition_case
+
+    image, truth = condition_case("nolist", 24008)[:2]
+    assert find_board(image) is not None
+    puzzle = solve_image(image, source="nolist 24008")[0]
+    assert puzzle.puzzle_type == "wordsearch" and (puzzle.rows, puzzle.cols) == (truth["rows"], truth["cols"]) == (8, 8)
+    assert puzzle.words_source == "none" and [r.word for r in puzzle.results if r.found], puzzle.results
+
+
 def test_solve_a_tray_photo_from_the_command_line(tmp_path, capsys):
     """`wordsearch solve tray.jpg`: auto-detected as a board; the JSON has puzzle_type, the tiles as in the truth,
     every found word with a valid path, longest first (no points on dice); the annotated picture is the original
