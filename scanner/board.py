@@ -219,7 +219,7 @@ def in_a_grid(board: BoardLocation, image: np.ndarray) -> bool:
     lattice = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
     H = cv2.getPerspectiveTransform(lattice, np.asarray(board.corners, np.float32))
     ring = np.array([[[-1, -1], [cols + 1, -1], [cols + 1, rows + 1], [-1, rows + 1]]], np.float64)
-    outer = cv2.perspectiveTransform(ring, H.astype(np.float64))[0]
+    outer = cv2.perspectiveTransform(ring, H)[0]
     view, _ = rectify(image, GridLocation(outer, rows + 2, cols + 2), cell_px=RING_CELL)
     ink = cv2.threshold(view, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1]
     m = RING_CELL // 4  # the middle half of a place, clear of the rules and the frame

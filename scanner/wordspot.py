@@ -43,8 +43,8 @@ COLUMN_SHORT = (4, -1.0, 0.4)  # words this short there
 COLUMN_LINES = 5.0  # letter heights: how far down a column of the list a blob may be from the next entry
 PRINT_LEVEL = 4.0
 """A box whose darkest row is darker than its lightest by less than this (mean grey levels) holds no print (see
-letter_heights): bare paper in a list column's empty place, its rows 6 and 7 levels dark, measured a whole line
-high; the faintest pieces of words on night photos' lists, 8 and more."""
+letter_heights): bare paper in a list column's empty place, its rows 1 level apart, measured a whole line high;
+the faintest pieces of words on night photos' lists stand 8 levels apart and more."""
 WIDE = (2.0, 2)
 """A word is not taken in a blob wider than WIDE[0] letter heights for each of its letters and WIDE[1] more (an
 entry's number or bullet): the reader spreads a word's letters over any width, and specks of a cloth round a
@@ -235,7 +235,8 @@ def letter_heights(flat: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> 
     least half its peak (blur spreads a word's ink above and below its letters, and thresholding counts that
     spread). The span, not the count of such rows: a thin monospaced face at night holds its ink in its serifs and
     bars, its stems under half the peak between them, and counted row by row its "GUITAR" measured 8 px high on a
-    line whose "VIOLIN" measured 16, too low to be spotted as the list's print."""
+    line whose "VIOLIN" measured 16, too low to be spotted as the list's print. A box of no print (PRINT_LEVEL)
+    measures 0."""
     heights = []
     for x0, y0, x1, y1 in boxes:
         rows = (255.0 - flat[y0:y1, x0:x1].astype(np.float32)).mean(axis=1)
