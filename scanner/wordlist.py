@@ -918,7 +918,7 @@ def _sheet(gray: np.ndarray, grid: np.ndarray, pitch: float) -> np.ndarray | Non
     ring &= ~inside
     under = float(np.median(level[inside]))
     paper = max(under, float(np.median(level[ring])) if ring.any() else 0.0)
-    if under < SHEET_LEVEL * paper and ring.any():  # a dark panel, which darkens the level of the ring round it
+    if under < SHEET_LEVEL * paper:  # a dark panel (so a ring there), which darkens the level of the ring round it
         paper = float(np.percentile(level[ring], RING_PAPER))
     page = (level >= SHEET_LEVEL * paper) | inside
     _, labels = cv2.connectedComponents(page.astype(np.uint8), connectivity=4)
