@@ -31,6 +31,7 @@ INK_LEVEL = 0.5  # re-threshold a rescaled letter this far from its darkest pixe
 MIN_STROKE = 5  # px: narrower letters (a thin I) are thickened for Tesseract
 MAX_ALTERNATIVES = 3
 ALT_WINDOW = 30.0  # alternatives: choices within this many points (0..100) of the best
+ODDS_FLOOR = 0.01  # a confidence counts as at least this in GridReading.unsure's odds
 CAL_ZERO, CAL_SPAN = 0.38, 0.6  # see calibrate()
 SECOND_OPINION_BELOW = 0.68  # raw confidence under which the LSTM engine is asked too (calibrated 0.5)
 BAR_CONF = 0.6  # confidence of an I recognised by its shape alone
@@ -75,10 +76,15 @@ class GridReading:
         """Cells read with a confidence below ``threshold``, in reading order."""
         return [(int(r), int(c)) for r, c in zip(*np.nonzero(self.confidence < threshold))]
 
-    def unsure(self, threshold: float = 0.5) -> tuple[tuple[int, int, str], ...]:
-        """(row, column, letter) of each other letter a cell read with a confidence below ``threshold`` may be."""
-        return tuple((r, c, alt) for r, c in self.low_confidence(threshold) for alt in self.alternatives[r][c]
-                     if alt != self.letters[r][c] and len(alt) == 1)
+    def unsure(self, threshold: float = 0.5) -> tuple[tuple[int, int, str, float], ...]:
+        """(row, column, letter, odds) of each other letter a cell read with a confidence below ``threshold`` may
+        be; odds: how much likelier the cell is the letter read, in nats (log of the ratio of their confidences;
+        0 where the other letter is as likely)."""
+        def odds(r: int, c: int, p: float) -> float:
+            return max(0.0, float(np.log(max(self.confidence[r, c], ODDS_FLOOR) / max(p, ODDS_FLOOR))))
+
+        return tuple((r, c, alt, odds(r, c, p)) for r, c in self.low_confidence(threshold)
+                     for alt, p in self.alternatives[r][c].items() if alt != self.letters[r][c] and len(alt) == 1)
 
 
 def flatten(gray: np.ndarray, cell_px: int) -> np.ndarray:

@@ -20,7 +20,7 @@ from scanner.load import load_image
 from scanner.ocr import DEFAULT_ALPHABET, GridReading, read_grid
 from scanner.orient import orientation, print_axis
 from scanner.repair import Repaired, solve_and_repair
-from scanner.wordlist import read_word_list
+from scanner.wordlist import UNSURE_BELOW, read_word_list
 from solver.boggle import boggle
 from solver.dictionary import hidden_vocabulary
 from solver.errors import BadInputError, GridFormatError, NoGridError, NoWordsError
@@ -244,7 +244,9 @@ def solve_image(image: np.ndarray, *, source: str, words: list[str] | None = Non
                 others = [other for j, other in enumerate(locations) if j != index]
                 try:
                     word_list = read_word_list(image, loc, rows_read, source=source, engine=engine,
-                                               other_grids=others, seconds=seconds, unsure=reading.unsure(), busy=busy)
+                                               other_grids=others, seconds=seconds,
+                                               unsure=reading.unsure(UNSURE_BELOW),
+                                               alternatives=reading.unsure(1.0), busy=busy)
                 except NoWordsError:
                     puzzle_words_source = "none"
             timings["words"] = _ms(t0)

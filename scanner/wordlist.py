@@ -90,9 +90,18 @@ measured in them is larger by this factor, they are cut again at the print's own
 typewriter letters, cut at 24 px, fell apart into pieces of words: 5 of 20 words, 7 cut again). Not where it is
 smaller: cut at its own size, the blurred 16 px print of another fell apart instead (8 of 12 words, 3 cut again)."""
 TAIL_AFTER, TAIL_LETTERS = 6, (3, 4)  # see _grid_spellings
-UNSURE_LETTERS = (6, 12)
+UNSURE_LETTERS, UNSURE_BELOW, UNSURE_LEAST = (5, 12), 0.7, 1.5
 """Lengths of the words spotting also looks for where the grid spells them with an unsure cell read as one of
-its alternatives (see _unsure_words; of 5 letters, 10 such words made spurious entries, 2 were listed)."""
+its alternatives (see _unsure_words), the confidence under which a cell is unsure for this, and the least
+cost, in nats, of such a word (see wordspot.spot): it costs the odds against its cell's letter, but no less
+than that, since the grid's reader chose the letter it read, and the confidences it gives its choices are not
+weighed against each other (an alternative often scores above the letter read: at no cost, the 65 such words
+of a hand-lettered page were rivals as strong as its own and took its list). At a flat 3 nats words of 5
+letters made more spurious entries than they gained; at 1.5-3, a night photo's list none of whose words was
+found (HEDGE's cell read otherwise, its letter the second choice) is read. Words of 4 letters (GLAM for a
+hand-lettered "clam") and cells read surer than 0.7 (a newsprint page's 540 candidate words became 740, and
+ALLIE took a speck) add chance words more than listed ones."""
+KEEP_ODDS = 1.0  # nats: see _kept_as_read
 NEAR_LETTERS, BLANK = (5, 12), 27
 """Lengths of the words spotting also looks for where the grid as read spells them but for one cell (shorter
 words match so by chance in any grid); the code of that cell's letter in the keys that find them (A is 1)."""
@@ -599,28 +608,39 @@ def _near_grid_words(letters: tuple[str, ...]) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=8)
-def _unsure_words(letters: tuple[str, ...], unsure: tuple[tuple[int, int, str], ...]) -> tuple[str, ...]:
-    """Vocabulary words of UNSURE_LETTERS letters that the grid spells in a straight line with one of its
-    ``unsure`` cells ((row, column, letter): a cell read unsurely and what else it may be) read as that letter,
-    as grid keys, not those it spells as read: a dim photo's grid misread 24 of 225 cells, hiding TENNIS, RUGBY,
-    BOXING from the spotter, while 18 of those cells held the right letter among their alternatives."""
-    from solver.grid import DIRECTIONS
-
+def _unsure_words(letters: tuple[str, ...], unsure: tuple[tuple[int, int, str, float], ...]) -> dict[str, float]:
+    """{word: odds} of the vocabulary words of UNSURE_LETTERS letters that the grid spells in a straight line with
+    one of its ``unsure`` cells ((row, column, letter, odds): a cell read unsurely, what else it may be and how
+    much likelier, in nats, the letter read is) read as that letter, as grid keys, not those it spells as read,
+    each at its least odds: a dim photo's grid misread 24 of 225 cells, hiding TENNIS, RUGBY, BOXING from the
+    spotter, while 18 of those cells held the right letter among their alternatives."""
     shortest, longest = UNSURE_LETTERS
-    vocabulary = {w for w in _vocabulary()[0] if shortest <= len(w) <= longest}
+    vocabulary = _unsure_vocabulary()
     rows, cols = len(letters), min(map(len, letters))
-    found = set()
-    for r, c, letter in unsure:
-        for dr, dc in DIRECTIONS.values():
-            for n in range(shortest, longest + 1):
-                for k in range(n):  # the unsure cell is the word's k-th letter
-                    r0, c0 = r - k * dr, c - k * dc
-                    if 0 <= r0 < rows and 0 <= c0 < cols and 0 <= r0 + (n - 1) * dr < rows \
-                            and 0 <= c0 + (n - 1) * dc < cols:
-                        spelt = "".join(letter if i == k else letters[r0 + i * dr][c0 + i * dc] for i in range(n))
+    found: dict[str, float] = {}
+    for r, c, letter, odds in unsure:
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):  # each line through the cell, read both ways below
+            back = min(r if dr else rows + cols, c if dc == 1 else cols - 1 - c if dc == -1 else rows + cols)
+            r0, c0 = r - back * dr, c - back * dc
+            line = []
+            while 0 <= r0 < rows and 0 <= c0 < cols:
+                line.append(letter if (r0, c0) == (r, c) else letters[r0][c0])
+                r0, c0 = r0 + dr, c0 + dc
+            for text, at in (("".join(line), back), ("".join(reversed(line)), len(line) - 1 - back)):
+                for n in range(shortest, min(longest, len(text)) + 1):
+                    for start in range(max(0, at - n + 1), min(at, len(text) - n) + 1):
+                        spelt = text[start:start + n]
                         if spelt in vocabulary:
-                            found.add(spelt)
-    return tuple(sorted(found - set(_grid_words(letters))))
+                            found[spelt] = min(odds, found.get(spelt, odds))
+    whole = set(_grid_words(letters))
+    return {w: odds for w, odds in sorted(found.items()) if w not in whole}
+
+
+@functools.cache
+def _unsure_vocabulary() -> frozenset[str]:
+    """The vocabulary's words of UNSURE_LETTERS letters (see _unsure_words)."""
+    shortest, longest = UNSURE_LETTERS
+    return frozenset(w for w in _vocabulary()[0] if shortest <= len(w) <= longest)
 
 
 def _keyed(keys: np.ndarray) -> set[str]:
@@ -1905,19 +1925,21 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     # read unsurely and a cell off the grid's line, lost its blob to CHAIR, which fits no better
     listed = _listed(reading) - {grid_key(judged[i][0].word) for i in short}
     whole, near = _grid_words(tuple(letters)), _near_grid_words(tuple(letters))
-    # words the grid spells but for a cell, whole or with an unsure cell read as one of its alternatives
-    # (not one it spells whole, nor the plural or past form of one: CLAM and a cell after it make a near CLAMS,
-    # which took the blob of a night photo's "clam")
+    # words the grid spells but for a cell, whole or with an unsure cell read as one of its alternatives, at what
+    # that costs (not one it spells whole, nor the plural or past form of one: CLAM and a cell after it make a
+    # near CLAMS, which took the blob of a night photo's "clam"; nor a word of instructions, which the grid
+    # vouches for only as read: FIND took the first word of a night photo's "Find the words below")
     spelt = _vocabulary_hits(tuple(letters))
-    doubtful = [w for w in dict.fromkeys(near + _stems_of(near, whole)  # MERMAIDS, where MERMAID's line runs on
-                                         + _unsure_words(tuple(letters), unsure))
-                if w not in spelt and not any(s in spelt for s in uninflected(w))
-                and not any(w in word or word in w for word in listed)]
+    odds = {w: wordspot.DOUBT_COST for w in near + _stems_of(near, whole)}  # MERMAIDS, where MERMAID's line runs on
+    for w, o in _unsure_words(tuple(letters), unsure).items():
+        odds[w] = min(max(o, UNSURE_LEAST), odds.get(w, wordspot.DOUBT_COST))
+    doubtful = {w: o for w, o in odds.items() if w not in spelt and not any(s in spelt for s in uninflected(w))
+                and not any(w in word or word in w for word in listed) and w.lower() not in INSTRUCTION_WORDS}
     # a plural's word too, which the grid spells with it (LAWN, too rare a 4-letter word to be a candidate of its
     # own, beside a chance LAWNS): wordspot.match takes the plural only where it fits clearly better
     stems = tuple(w for w in _stems_of(whole, whole) if w not in doubtful)
     whole += stems
-    words = [w for w in whole if not any(w in word for word in listed)] + doubtful  # not JELLY of JELLYFISH
+    words = [w for w in whole if not any(w in word for word in listed)] + list(doubtful)  # not JELLY of JELLYFISH
     printed = _grid_spellings(tuple(letters))
     # down the list's columns, where words are matched more freely: one word each, nor one holding a listed word
     # (RAISINS beside RAISIN), nor two words end to end (ROUGH TEAR: two common words meet by chance in a grid),
@@ -1933,12 +1955,12 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     words, single = words + rare + threes, single + rare + threes
     ink = wordspot.page_ink(crop)
     until = allowance.steps
-    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
+    spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, doubtful)
     if not spotted and not known and (larger := _larger_print(found, heights, h)) is not None:
         # nothing fits the commonest print, which is then often a line of small print (a night photo's instructions
         # at 17 px beside its list at 24 px, measured as one print of 17 px): the list may be the larger print
         h, boxes = larger, of_size(larger)
-        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, frozenset(doubtful))
+        spotted = wordspot.spot(crop, boxes, h, words, taken, single, until, ink, columns, doubtful)
     if not known and not _columned([_Entry(raw=w, text=w, box=b, height=h, conf=0.0) for b, w, _ in spotted]):
         # too few to make a list, nor any larger: the list may be print so much smaller than guessed that most of
         # its blobs, cut at the guessed size, were dropped as specks (a hand-lettered list in a thin pen under a
@@ -1947,7 +1969,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         heights = wordspot.letter_heights(crop, found)
         smaller = _print_height(found, heights) if found else h
         again = wordspot.spot(crop, of_size(smaller), smaller, words, taken, single, until, ink, columns,
-                              frozenset(doubtful))
+                              doubtful)
         if len(again) > len(spotted):
             spotted, h = again, smaller
     # a word taken only down a column does not overrule an entry read, however short (PROD took the print of a
@@ -2060,7 +2082,7 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
     entries, judged, chosen, trusted = reading
     listed, per_letter, listing = _listing(reading)
     spelt = _grid_words(tuple(letters))
-    words = spelt + _near_grid_words(tuple(letters)) + _unsure_words(tuple(letters), unsure)
+    words = spelt + _near_grid_words(tuple(letters)) + tuple(_unsure_words(tuple(letters), unsure))
     printed = _grid_spellings(tuple(letters))
     ink = wordspot.page_ink(flat)  # an entry's box is weighed against more than one set of words
     judged, halves = list(judged), set()  # halves: entries another entry took in as its other word
@@ -2289,7 +2311,8 @@ def _sides(lo: np.ndarray, hi: np.ndarray, reach: float) -> list[tuple[np.ndarra
 
 
 def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, engine=None,
-                   other_grids=(), seconds: float | None = None, unsure: tuple = (), busy: float = 1.0) -> WordList:
+                   other_grids=(), seconds: float | None = None, unsure: tuple = (), alternatives: tuple = (),
+                   busy: float = 1.0) -> WordList:
     """Read the word list printed around the grid ``loc`` (a scanner.detect.GridLocation) in a BGR image.
 
     ``loc=None`` reads the whole image as the list (``--words-image``; any grid found on it is masked out).
@@ -2297,8 +2320,9 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     the page, masked out like ``loc``. ``seconds``: Tesseract's time for the whole list, after which it keeps
     what it has read (a page of fabric or noise is read as thousands of specks). A list that runs on to the edge
     of the part of the page read (REACH grid sizes round the grid) is read again from WIDE_REACH round it, and the
-    longer reading kept. ``unsure``: (row, column, letter) of what cells read unsurely may be instead (see
-    _unsure_words). ``busy``: how much slower than its CPU time the machine runs (see pipeline.BUSY); the follow-up
+    longer reading kept. ``unsure``: (row, column, letter, odds) of what cells read under UNSURE_BELOW may be
+    instead (see ocr.GridReading.unsure, _unsure_words); ``alternatives``: the same of every cell (see
+    _kept_as_read). ``busy``: how much slower than its CPU time the machine runs (see pipeline.BUSY); the follow-up
     reads' own time, LOOK_SECONDS, is stretched by it. Raises NoWordsError when no list is found or what is found
     is neither vouched for by the grid nor reads as a list of words.
     """
@@ -2329,12 +2353,32 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
         if (len(wider[2]), _listed_letters(wider)) > (len(chosen), _listed_letters(first)):
             entries, judged, chosen, T = _with_first(wider, first, letters)
     chosen = _in_marked_columns(chosen, entries, judged)
+    judged = _kept_as_read(entries, judged, chosen, letters, alternatives)
     if not chosen or _chance(entries, judged, chosen):
         raise NoWordsError(NO_LIST.format(source=source))
     (x0, y0), (x1, y1), _ = _block(entries, chosen, 0.5)  # a frame clear of the letters
     quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
     region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
     return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
+
+
+def _kept_as_read(entries: list[_Entry], judged: list, chosen: list[int], letters: list[str],
+                  alternatives: tuple) -> list:
+    """``judged`` with each ``chosen`` entry corrected to a grid word kept as read ("near", for the pipeline's
+    repair to mend the cell) where the grid spells what was read too, with one of its cells read as one of its
+    ``alternatives`` (see _unsure_words) at odds of at most KEEP_ODDS, however sure of the cell the grid's reader
+    was: a night photo's "VENUS", read at 71, was corrected to the grid's VENUE, whose E the reader took, at 0.85,
+    for an S at 0.7 too (odds 0.19). Not at longer odds (a blurred "wave" read "Have" at 68, where the grid's
+    W might be an H at 2.46), nor what was read of the word it was corrected to (SPORT of PASSPORT)."""
+    alternative = _unsure_words(tuple(letters), alternatives)
+    out = list(judged)
+    for i in chosen:
+        (entry, status), key = judged[i], grid_key(entries[i].text)
+        word = grid_key(entry.word)
+        if status == "corrected" and key not in word and word not in key and \
+                alternative.get(key, KEEP_ODDS + 1) <= KEEP_ODDS:
+            out[i] = (WordEntry(read=entry.read, word=entries[i].text), "near")
+    return out
 
 
 def _chance(entries: list[_Entry], judged: list, chosen: list[int]) -> bool:

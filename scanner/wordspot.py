@@ -249,7 +249,7 @@ def letter_heights(flat: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> 
 def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: float,
          words: list[str], listed: list[tuple] = (), column_words: list[str] = (),
          until: int | None = None, ink: PageInk | None = None, column_only: frozenset[str] = frozenset(),
-         doubtful: frozenset[str] = frozenset()) -> list[tuple[tuple[int, int, int, int], str, float]]:
+         doubtful: dict[str, float] | None = None) -> list[tuple[tuple[int, int, int, int], str, float]]:
     """[(box, word, how sure, 0-1)] for the boxes of ``flat`` (dark print on white, letters ``letter_px`` high)
     that one of ``words`` (upper-case letters only) fits (see _fits, _taken). Each box is tried whole, and with
     the box after it on its line as if its words fit TWO_WORDS better: HIGH JUMP is one entry, not two (its
@@ -263,14 +263,16 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     which no further box is tried (an unreadable list's 40 blobs cost seconds; counted in work, not time, the
     same blobs are tried on any machine and under any load). ``ink``: the page_ink of ``flat`` from an earlier
     call, with its boxes' readings. ``column_only``: those of ``words`` taken only down a column of the list.
-    ``doubtful``: those of ``words`` the grid spells only but for a cell: each fits DOUBT_COST worse (a misread
-    cell is rarer than a chance likeness: CRUMPET, a cell from the grid's TRUMPET, fitted a blurred "trumpet"
-    nearly as well)."""
+    ``doubtful``: {word: nats} of those of ``words`` the grid spells only but for a cell, and how much less likely
+    that makes each (at most DOUBT_COST): each fits that much worse over its letters (a misread cell is rarer
+    than a chance likeness: CRUMPET, a cell from the grid's TRUMPET, fitted a blurred "trumpet" nearly as well;
+    but where the grid's reader gave the cell's letter near-even odds, the word is likelier: see
+    wordlist.UNSURE_LEAST)."""
     words = [w for w in words if w and all(ch in CLASSES for ch in w)]
     if not words or not boxes:
         return []
     ink = ink or page_ink(flat)
-    doubt = np.array([DOUBT_COST / len(w) if w in doubtful else 0.0 for w in words])
+    doubt = np.array([min((doubtful or {}).get(w, 0.0), DOUBT_COST) / len(w) for w in words])
     only = np.isin(words, list(column_only))
     room = (np.array([len(w) for w in words]) + WIDE[1]) * WIDE[0] * letter_px  # see WIDE
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)

@@ -91,6 +91,25 @@ def test_every_cell_gets_a_letter_confidence_and_alternatives(mixed_readings):
     assert any(alts for reading, _ in mixed_readings for row in reading.alternatives for alts in row)
 
 
+def test_what_a_cell_may_be_instead_comes_with_the_odds_against_it(mixed_readings):
+    """GridReading.unsure: for each cell read under the confidence asked, each other letter it may be, with the
+    odds (nats) that the letter read is the likelier, from the two confidences. Measured on real readings of
+    rendered grids: every alternative of such a cell is listed, and its odds match its confidence."""
+    listed = 0
+    for reading, _ in mixed_readings:
+        for r, c, letter, odds in reading.unsure(0.7):
+            assert reading.confidence[r, c] < 0.7 and letter != reading.letters[r][c]
+            p = reading.alternatives[r][c][letter]
+            assert odds == pytest.approx(max(0.0, np.log(max(reading.confidence[r, c], 0.01) / max(p, 0.01))))
+            listed += 1
+        expected = sum(len(reading.alternatives[r][c]) for r, c in reading.low_confidence(0.7))
+        assert len(reading.unsure(0.7)) == expected
+        assert len(reading.unsure(0.5)) <= len(reading.unsure(0.7)) <= len(reading.unsure(1.0))
+    assert listed > 0
+    even = GridReading([["B"]], np.array([[0.61]]), [[{"S": 0.35}]])
+    assert even.unsure(0.5) == () and even.unsure(0.7) == ((0, 0, "S", pytest.approx(np.log(0.61 / 0.35))),)
+
+
 def test_small_cells():
     """>= 97% of cells right on 4 grids drawn at 14-16 px per cell (upscaled to 64 px cells, as rectify does),
     lined and gridless, letters 55-60% of the pitch. (Measured: ~98.5%; Q read as O is the main loss.)"""

@@ -836,6 +836,41 @@ def test_words_a_misread_cell_hides_are_spotted_by_its_alternatives():
     assert list_score(puzzle.word_list.words, truth["words"])[1] == 0, puzzle.word_list.words
 
 
+def test_a_night_list_whose_words_a_misread_grid_spells_only_with_second_choices_is_spotted():
+    """A night photo (synth dim 26004) whose list of 12 Tesseract could not read, and whose grid's reader took a
+    cell of each of HEDGE and SHOVEL for another letter, the right one its second choice at near-even odds (0.36
+    and 1.08 nats): the spotter, which weighed such words 3 nats worse, found too few words to make a list, and
+    none was read. At the odds against that cell's letter (1.5 nats at least) HEDGE is spotted, and with it
+    enough of the list to make one: half of it at least, nothing spurious."""
+    from scanner.pipeline import solve_image
+
+    image, truth = synth.condition_case("dim", 26004)
+    puzzle = solve_image(image, source="dim 26004", words=None)[0]
+    assert puzzle.word_list is not None
+    assert {"HEDGE", "SHOVEL"} & {grid_key(w) for w in puzzle.word_list.words}, puzzle.word_list.words
+    recovered, spurious = list_score(puzzle.word_list.words, truth["words"])
+    assert recovered >= 6 and spurious == 0, puzzle.word_list.words
+
+
+def test_a_word_read_right_stays_where_a_misread_cell_made_the_grid_spell_another():
+    """A night photo (synth dim 23005) whose grid's reader took the S of VENUS for an E, at 0.85, with S its
+    second choice at 0.7: the grid spells VENUE there, and Tesseract's "VENUS", read at 71, was corrected to
+    it. What was read is kept, the grid spelling it with the cell's alternative; the pipeline mends the cell and
+    finds VENUS at its place."""
+    from scanner.pipeline import solve_image
+    from scanner.wordlist import _grid_words
+
+    image, truth = synth.condition_case("dim", 23005)
+    puzzle = solve_image(image, source="dim 23005", words=None)[0]
+    rows = tuple("".join(row) for row in puzzle.reading.letters)
+    assert "VENUE" in _grid_words(rows) and "VENUS" not in _grid_words(rows)
+    assert "VENUS" in {grid_key(w) for w in puzzle.word_list.words}
+    assert list_score(puzzle.word_list.words, truth["words"])[1] == 0, puzzle.word_list.words
+    placed = next(p for p in truth["placements"] if p["word"] == "VENUS")
+    found = next(r for r in puzzle.results if grid_key(r.word) == "VENUS")
+    assert [list(c) for c in found.occurrences[0].cells] == placed["cells"]
+
+
 def test_a_list_in_larger_print_than_the_line_of_instructions_is_found_at_its_own_size():
     """A night photo (tools.synth dim 2502) had a line of instructions 17 px high above its list of six words in
     24 px print, and Tesseract read none of it: the commonest print, measured on both, was the instructions', and

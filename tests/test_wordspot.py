@@ -415,17 +415,19 @@ def test_no_word_is_taken_in_a_blob_far_wider_than_it():
 
 def test_a_word_the_grid_spells_but_for_a_cell_is_spotted_at_a_cost():
     """A listed word whose grid cell was misread is a candidate only as a word the grid spells but for a cell
-    (doubtful): blurred "trumpet" is still spotted as TRUMPET when doubtful, its sureness DOUBT_COST nats lower
-    over its 7 letters, and CRUMPET, which a cell from the grid's TRUMPET would spell, does not take it."""
+    (doubtful): blurred "trumpet" is still spotted as TRUMPET when doubtful, its sureness the nats it is doubted
+    by lower over its 7 letters (DOUBT_COST at most: a cost of 10 counts as 3), and CRUMPET, which a cell from
+    the grid's TRUMPET would spell, does not take it."""
     page = np.full((80, 380), 255, np.uint8)
     cv2.putText(page, "trumpet", (20, 52), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
     page = cv2.GaussianBlur(page, (0, 0), 3.0)
     (box,) = wordspot.word_boxes(page, 22.0)
     words = ["TRUMPET", "CRUMPET"]
-    ((_, plain, sure),) = wordspot.spot(page, [box], 22.0, words, doubtful=frozenset({"CRUMPET"}))
-    ((_, doubted, less),) = wordspot.spot(page, [box], 22.0, words, doubtful=frozenset({"TRUMPET"}))
-    assert plain == doubted == "TRUMPET"
-    assert less == pytest.approx(sure * np.exp(-wordspot.DOUBT_COST / 7), rel=0.05)
+    ((_, plain, sure),) = wordspot.spot(page, [box], 22.0, words, doubtful={"CRUMPET": wordspot.DOUBT_COST})
+    for nats, cost in ((wordspot.DOUBT_COST, wordspot.DOUBT_COST), (0.5, 0.5), (10.0, wordspot.DOUBT_COST)):
+        ((_, doubted, less),) = wordspot.spot(page, [box], 22.0, words, doubtful={"TRUMPET": nats})
+        assert plain == doubted == "TRUMPET"
+        assert less == pytest.approx(min(1.0, sure * np.exp(-cost / 7)), rel=0.05)
 
 
 def test_a_night_list_s_words_are_spotted_against_rivals_of_their_own_length_and_down_its_column():
