@@ -2056,7 +2056,8 @@ def _stems_of(forms: tuple[str, ...], whole: tuple[str, ...]) -> tuple[str, ...]
 
 def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple) -> tuple:
     """``reading`` (see _choose) with each listed entry whose letters, in order, a word one or two letters longer
-    than what was read that the grid spells holds (whole, or but for a misread cell: see _near_grid_words; three
+    than what was read that the grid spells holds (whole, among the words entries are guessed among, see
+    _guess_words, or but for a misread cell: see _near_grid_words; three
     longer where the entry's box is WIDE for what was read in it; "tours", corrected to TOUR, may be TOURIST),
     not listed, taken as that word where the entry's print fits it better by LONGER (see wordspot.word_fits):
     Tesseract drops a blurred letter, and what it leaves is in the grid too, inside the listed word (LUTE of FLUTE
@@ -2081,8 +2082,10 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
 
     entries, judged, chosen, trusted = reading
     listed, per_letter, listing = _listing(reading)
-    spelt = _grid_words(tuple(letters))
-    words = spelt + _near_grid_words(tuple(letters)) + tuple(_unsure_words(tuple(letters), unsure))
+    rows = tuple(letters)
+    spelt = _grid_words(rows)
+    # a reading to go by: the rarer 4-letter words too, as entries are guessed among (JUDO of a night photo's "UDO")
+    words = _guess_words(rows) + _near_grid_words(rows) + tuple(_unsure_words(rows, unsure))
     printed = _grid_spellings(tuple(letters))
     ink = wordspot.page_ink(flat)  # an entry's box is weighed against more than one set of words
     judged, halves = list(judged), set()  # halves: entries another entry took in as its other word
