@@ -620,12 +620,14 @@ def _unsure_words(letters: tuple[str, ...], unsure: tuple[tuple[int, int, str, f
     found: dict[str, float] = {}
     for r, c, letter, odds in unsure:
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):  # each line through the cell, read both ways below
-            back = min(r if dr else rows + cols, c if dc == 1 else cols - 1 - c if dc == -1 else rows + cols)
-            r0, c0 = r - back * dr, c - back * dc
-            line = []
+            back = 0  # the cell's place on the line: the steps back to the grid's edge
+            while 0 <= r - (back + 1) * dr < rows and 0 <= c - (back + 1) * dc < cols:
+                back += 1
+            r0, c0, line = r - back * dr, c - back * dc, []
             while 0 <= r0 < rows and 0 <= c0 < cols:
-                line.append(letter if (r0, c0) == (r, c) else letters[r0][c0])
+                line.append(letters[r0][c0])
                 r0, c0 = r0 + dr, c0 + dc
+            line[back] = letter
             for text, at in (("".join(line), back), ("".join(reversed(line)), len(line) - 1 - back)):
                 for n in range(shortest, min(longest, len(text)) + 1):
                     for start in range(max(0, at - n + 1), min(at, len(text) - n) + 1):
