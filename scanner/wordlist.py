@@ -2142,9 +2142,13 @@ def _lengthened(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tu
         fits = wordspot.word_fits(flat, box, [key] + longer, ink)
         as_read, fit = fits[0], dict(zip(longer, fits[1:]))
         best = max((w for w in longer if common[w] >= least), key=fit.get, default=None)
-        # a reading that is no word is a fragment: the word need only fit about as well (ANJO of BANJO, 0.35 to 0.36)
-        if len(holding) == 1 and fit[holding[0]] >= as_read - INSIDE_FIT:
-            best = holding[0]
+        # a reading that is no word is a fragment: the word need only fit about as well (ANJO of BANJO, 0.35 to 0.36);
+        # of words that hold one another (PLAN read in the box of "planet", which the grid spells as PLANE and
+        # PLANET: one placement read shorter or longer), the one the box is as wide as
+        nested = all(a in b or b in a for a in holding for b in holding)
+        held = min(holding, key=lambda w: abs((e.box[2] - e.box[0]) / per_letter - len(w))) if holding else None
+        if nested and held is not None and fit[held] >= as_read - INSIDE_FIT:
+            best = held
         elif best is None or fit[best] < as_read + (LONGER if _words(entry.word) else -LONGER):
             continue
         judged[i] = (WordEntry(read=entry.read, word=printed.get(best, best), corrected=True), "corrected")

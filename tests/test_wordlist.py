@@ -806,14 +806,16 @@ def test_words_are_not_spotted_in_print_tesseract_reads_surely():
 @pytest.mark.parametrize("condition, seed, word, part", [("tiny", 407, "FLUTE", "LUTE"),
                                                          ("small", 401, "RABBIT", "RABBI"),
                                                          ("handwritten", 285, "TRUMPET", "TRUMP"),
-                                                         ("dim", 26008, "JUDO", "UDO")])
+                                                         ("dim", 26008, "JUDO", "UDO"),
+                                                         ("dim", 28004, "PLANET", "PLAN")])
 def test_a_word_read_short_of_a_letter_is_read_whole(condition: str, seed: int, word: str, part: str):
     """Tesseract reads a listed word of blurred print without its first or last letter, unsurely (synth tiny
     407: "lute" at 39; small 401: "Rabbi" at 30), and what it leaves is in the grid too, inside the word: the
     print fits the whole word better (wordspot.word_fits), so the entry is the word and not its part. The same
     where a misread cell keeps the grid from spelling the word whole (handwritten 285: TRUMP of TRUMPET), and
     where the word is one of the grid's rarer 4-letter words, which entries are guessed among (dim 26008: a
-    night photo's "UDO", read at 59, of JUDO)."""
+    night photo's "UDO", read at 59, of JUDO). Two letters short, of the two words holding it that the grid spells
+    as one placement (dim 28004: "plan" at 83 in the box of "planet", beside PLANE), the one the box is as wide as."""
     from scanner.pipeline import solve_image
 
     image, truth = synth.condition_case(condition, seed)
