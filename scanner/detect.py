@@ -540,7 +540,7 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
         for side, count in grown.items():
             if count == most:
                 continue
-            bigger = replace(lat, **{side: getattr(lat, side) + (-1 if side in ("c0", "r0") else 1)})
+            bigger = replace(lat, **{side: getattr(lat, side) + _outward(side)})
             dark, faint = _lattice_inks(gray, bigger, px, (INK_SHARE, FAINT_SHARE))
             if _closes(dark, faint, side, px, needed[0 if side in ("c0", "c1") else 1]):
                 lat, grown[side] = bigger, count + 1
@@ -548,35 +548,54 @@ def _to_frame(gray: np.ndarray, lat: _Lattice, most: int = 6, px: int = 16) -> _
                 break
             # an unruled lattice reaches the box round it a line at a time, or where the box stands further off
             # (a small photo's boxed 8x8 of thin capitals came out 8x6), every line at once
-            boxed = _to_box(gray, lat, rules, side, most - count, px) if unruled else None
+            boxed = _to_box(gray, lat, rules, {side: most - count}, px) if unruled else None
             if boxed is not None:
                 lat, dark, lines = boxed
-                grown[side] = count + lines
+                grown[side] = count + lines[side]
                 rules = _rule_shares(dark, lat, px)
                 break
         else:
-            return lat
+            # no side reaches the box alone where the box stands off every side (a small photo's ruled 13x11 came
+            # out as its inner 11x9): the box's lines beside each side lie beyond the lattice too
+            boxed = _to_box(gray, lat, rules, {side: most - count for side, count in grown.items()}, px) \
+                if unruled else None
+            if boxed is None:
+                return lat
+            lat, dark, lines = boxed
+            grown = {side: count + lines.get(side, 0) for side, count in grown.items()}
+            rules = _rule_shares(dark, lat, px)
 
 
-def _to_box(gray: np.ndarray, lat: _Lattice, rules: tuple[np.ndarray, np.ndarray], side: str, most: int,
-            px: int) -> tuple[_Lattice, np.ndarray, int] | None:
-    """(the lattice grown, its ink, by how many lines) where an unruled lattice ``lat`` (its _rules ``rules``),
-    no rule along its edge on ``side``, grown by 1 to ``most`` lines there reaches the box round the grid (see
-    _boxed); None if it does not. The box is looked for once, on the lattice grown by ``most``: the nearest line a
-    rule runs along."""
-    if {"r0": rules[0][0], "r1": rules[0][-1], "c0": rules[1][0], "c1": rules[1][-1]}[side] >= NO_RULE:
-        return None  # the box, or a rule, already bounds the lattice there
-    step = -1 if side in ("c0", "r0") else 1
-    far = replace(lat, **{side: getattr(lat, side) + most * step})
-    rows, cols = _rule_shares(_lattice_ink(gray, far, px), far, px)
-    edges = {"r0": rows[most - 1::-1], "r1": rows[lat.rows + 1:], "c0": cols[most - 1::-1], "c1": cols[lat.cols + 1:]}
-    ruled = np.flatnonzero(edges[side] >= NO_RULE)
-    if not ruled.size:
+def _to_box(gray: np.ndarray, lat: _Lattice, rules: tuple[np.ndarray, np.ndarray], most: dict[str, int],
+            px: int) -> tuple[_Lattice, np.ndarray, dict[str, int]] | None:
+    """(the lattice grown, its ink, by how many lines each side) where an unruled lattice ``lat`` (its _rules
+    ``rules``) grown on the sides of ``most`` (side: at most how many lines) that no rule bounds, each by 1 to its
+    most lines, reaches the box round the grid (see _boxed) on each of them; None if it does not. The box is looked
+    for once a side, on the lattice grown by its most: the nearest line a rule runs along."""
+    bound = {"r0": rules[0][0], "r1": rules[0][-1], "c0": rules[1][0], "c1": rules[1][-1]}
+    lines = {}
+    for side, n in most.items():
+        if bound[side] >= NO_RULE:
+            continue  # the box, or a rule, already bounds the lattice there
+        if n < 1:
+            return None
+        far = replace(lat, **{side: getattr(lat, side) + n * _outward(side)})
+        rows, cols = _rule_shares(_lattice_ink(gray, far, px), far, px)
+        edges = {"r0": rows[n - 1::-1], "r1": rows[lat.rows + 1:], "c0": cols[n - 1::-1], "c1": cols[lat.cols + 1:]}
+        ruled = np.flatnonzero(edges[side] >= NO_RULE)
+        if not ruled.size:
+            return None
+        lines[side] = int(ruled[0]) + 1
+    if not lines:
         return None
-    lines = int(ruled[0]) + 1
-    bigger = replace(lat, **{side: getattr(lat, side) + lines * step})
+    bigger = replace(lat, **{side: getattr(lat, side) + n * _outward(side) for side, n in lines.items()})
     dark = _lattice_ink(gray, bigger, px)
-    return (bigger, dark, lines) if _boxed(dark, bigger, side, px, lines) else None
+    return (bigger, dark, lines) if all(_boxed(dark, bigger, side, px, n) for side, n in lines.items()) else None
+
+
+def _outward(side: str) -> int:
+    """The step that grows a lattice on ``side`` (c0, c1, r0 or r1) by a line."""
+    return -1 if side in ("c0", "r0") else 1
 
 
 def _boxed(dark: np.ndarray, bigger: _Lattice, side: str, px: int, lines: int) -> bool:

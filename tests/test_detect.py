@@ -641,6 +641,17 @@ def test_an_unruled_lattice_two_lines_short_of_the_box_round_it_reaches_the_box(
     assert _corner_error(loc, truth) < CORNER_TOL
 
 
+def test_an_unruled_lattice_a_line_short_of_the_box_on_every_side_reaches_it() -> None:
+    """A 383x511 photo of a hand-lettered 13x11 at 12 px a cell, its rules blurred away, inside a 6 px box
+    (tools.synth condition handwritten, seed 27006): the lattice found was the inner 11x9, the box a line off every
+    side. Grown one side at a time it never reaches the box, whose lines beside that side lie beyond the lattice
+    too; grown on every side at once, it does: 13x11."""
+    image, truth = synth.condition_case("handwritten", 27006)
+    loc = find_grid(image, "boxed")
+    assert (loc.rows, loc.cols) == (13, 11)
+    assert _corner_error(loc, truth) < CORNER_TOL
+
+
 def test_a_ruled_grid_whose_frame_faded_keeps_its_last_row(corpus_dir) -> None:
     """Corpus level_2_image_2.png (a ruled 7x8 in grey, its frame faint) photographed small as bench/accuracy.py
     --corpus-conditions takes it: nothing at all runs along its last row's outer side, and the rule above that
