@@ -1311,6 +1311,16 @@ def test_rarer_four_letter_words_are_spotted_down_a_list_s_column():
     assert recovered >= 15 and spurious <= 1
 
 
+def test_a_bulleted_list_column_is_followed_where_some_bullets_stand_apart_from_their_words():
+    """A night photo (tools.synth dim 28010) of a bulleted list of 20 sea words in two columns: the blur joined some
+    bullets to their words' blobs and left others apart, so "Reef" began 1.3 letter heights right of "Salmon"
+    below it, and the column was not followed up from SALMON to the short words the spotter takes only there
+    (REEF, WAVE, CLAM): at least 17 of the 20 words (14 before), at most two not listed (STARE, and CORE in the
+    blob of a blurred "coral")."""
+    recovered, spurious = _list_read_from_photo("dim", 28010)
+    assert recovered >= 17 and spurious <= 2
+
+
 def test_an_entry_read_longer_than_its_correction_may_be_a_longer_word():
     """A small photo's list of 12 in lower case (tools.synth small 2757): Tesseract read a blurred "tourist" as
     "tours", which the grid corrects to TOUR. A word of the grid holding the entry's letters is tried up to two
