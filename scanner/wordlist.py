@@ -1167,6 +1167,29 @@ def _candidates(boxes: list) -> list[_Entry]:
     return out
 
 
+def _sentences(boxes: list[tuple[int, int, int, int]], h: float) -> list[tuple[int, int, int, int]]:
+    """The blobs of ink (``boxes``, x0, y0, x1, y1) that stand in a run of SENTENCE_WORDS or more along a line, each
+    within a word gap (ENTRY_GAP text heights ``h``) of the next: a sentence, though Tesseract made out too little
+    of it to tell (a night photo's instructions, read "TAS TAIT ... IT AR", fitted RUTTER and BOONE); a list's
+    columns stand further apart."""
+    def level(p: tuple, q: tuple) -> bool:
+        return min(p[3], q[3]) - max(p[1], q[1]) >= 0.5 * min(p[3] - p[1], q[3] - q[1])
+
+    after = {}
+    for i, p in enumerate(boxes):
+        beside = [(q[0], j) for j, q in enumerate(boxes) if p[2] <= q[0] <= p[2] + ENTRY_GAP * h and level(p, q)]
+        if beside:
+            after[i] = min(beside)[1]
+    out: set[int] = set()
+    for first in set(range(len(boxes))) - set(after.values()):
+        run = [first]
+        while run[-1] in after and after[run[-1]] not in run:
+            run.append(after[run[-1]])
+        if len(run) >= SENTENCE_WORDS:
+            out.update(run)
+    return [boxes[i] for i in sorted(out)]
+
+
 def _prose(boxes: list) -> list:
     """Tesseract's word ``boxes`` that stand in a title's line or in a sentence (see _candidates), however unsurely
     read."""
@@ -1891,6 +1914,7 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     lower = 2 * sum(any(ch.islower() for ch in entries[i].raw) and not any(ch.isupper() for ch in entries[i].raw)
                     for i in chosen) > len(chosen)
     boxes = wordspot.word_boxes(crop, h, lower)
+    read += _sentences(boxes, h)
     if chosen:
         # the places of the list's columns that lack an entry, thresholded on their own
         slots = [tuple(int(round(v)) for v in here(b)) for b, _ in _unread(flat, entries, judged, chosen)]
