@@ -168,6 +168,7 @@ ENTRY_GAP = 1.1
 SENTENCE_WORDS = 4
 """A run of this many words at normal spacing is a sentence (instructions, captions), not a list entry."""
 MAX_ENTRY_WORDS = 3
+FAINT_ENTRY = 0.5  # see _printed_alike
 MARKED_WORD = 4
 """An entry read as one letter and a word of this many letters or more that the grid holds is that word, even where
 the grid holds the letter before it too: a bullet read as J before CLAM and PEAR, where by chance the grid's J
@@ -2003,11 +2004,24 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
     spotted = [(b, w, sure) for b, w, sure in spotted if w not in columns or not any(
         _overlap(b, here(entries[i].box)) and grid_key(judged[i][0].word) != w for i in short)]
     spotted += _read_in_columns(ink, boxes, taken + [b for b, *_ in spotted], h, words, found)
+    spotted = _printed_alike(crop, spotted, [here(entries[i].box) for i in chosen])
     allowance.spend(ink.steps)
     out = [(_Entry(raw=w, text=w, box=(b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0), height=text_h if chosen else h,
                    conf=100 * sure), (WordEntry(read=w, word=w), "exact"))
            for b, w, sure in ((b, printed.get(w, w), sure) for b, w, sure in spotted)]
     return [e for e, _ in out], [v for _, v in out]
+
+
+def _printed_alike(flat: np.ndarray, spotted: list[tuple], read: list[tuple[int, int, int, int]]) -> list[tuple]:
+    """The ``spotted`` words (box, word, how sure) whose print is at least FAINT_ENTRY as dark against the paper
+    (wordspot.contrast) as the median of the list's, read and spotted (``read``: the boxes of the entries read):
+    a list is printed in one ink, where the grain of a night photo's paper, flattened, makes faint blobs that
+    fit grid words (CASTE and REGAL beside lists of planets and kitchen things, at 0.25 and 0.37 of their
+    lists' contrast; the listed words spotted on 48 night photos stood at 0.63 and more)."""
+    if not spotted:
+        return spotted
+    level = float(np.median([wordspot.contrast(flat, b) for b in read + [b for b, *_ in spotted]]))
+    return [s for s in spotted if wordspot.contrast(flat, s[0]) >= FAINT_ENTRY * level]
 
 
 def _cut(box: tuple[int, int, int, int], shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:

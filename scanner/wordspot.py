@@ -234,6 +234,14 @@ def _faint(ink: np.ndarray, letter_px: float) -> np.ndarray:
     return (((ink >= LOCAL_INK * near) & (near >= 2 * grain)) * 255).astype(np.uint8)
 
 
+def contrast(flat: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """How dark the print of ``box`` (x0, y0, x1, y1) of ``flat`` (dark print on white) stands against its paper:
+    its darkest ink (95th percentile) less its median, in grey levels (0 for an empty box)."""
+    x0, y0, x1, y1 = (max(int(v), 0) for v in box)
+    ink = 255.0 - flat[y0:y1, x0:x1].astype(np.float32)
+    return float(np.percentile(ink, 95) - np.median(ink)) if ink.size else 0.0
+
+
 def letter_heights(flat: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
     """The letter height of each box's print: the span of rows from the first to the last where its ink is at
     least half its peak (blur spreads a word's ink above and below its letters, and thresholding counts that

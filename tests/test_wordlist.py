@@ -1593,3 +1593,27 @@ def test_a_night_photos_instructions_are_not_read_as_list_entries():
     sentence: 13 of its 18 words read and at most four not listed (six before)."""
     recovered, spurious = _list_read_from_photo("dim", 29006)
     assert recovered >= 13 and spurious <= 4
+
+
+def test_a_word_spotted_in_print_far_fainter_than_the_lists_is_not_an_entry():
+    """Three list words drawn in dark ink and a fourth blob in a pale grey, as the grain of a night photo's paper
+    comes out flattened: a word spotted in the pale blob (under half the list's contrast) is dropped, the others
+    kept."""
+    page = np.full((200, 400), 255, np.uint8)
+    boxes = []
+    for y, (word, ink) in enumerate((("APPLE", 40), ("MANGO", 40), ("PEACH", 40), ("CASTE", 215))):
+        cv2.putText(page, word, (20, 40 + 45 * y), cv2.FONT_HERSHEY_SIMPLEX, 1.0, ink, 2)
+        boxes.append((18, 16 + 45 * y, 120, 44 + 45 * y))
+    page = cv2.GaussianBlur(page, (0, 0), 1.0)
+    spotted = [(boxes[k], word, 0.5) for k, word in ((1, "MANGO"), (2, "PEACH"), (3, "CASTE"))]
+    kept = wordlist._printed_alike(page, spotted, [boxes[0]])
+    assert [word for _, word, _ in kept] == ["MANGO", "PEACH"]
+
+
+def test_a_night_photos_paper_grain_is_not_read_as_a_list_word():
+    """A night photo of a list of 20 planets and stars in a frame (tools.synth dim 29011): flattened, the paper's
+    grain below the frame made a blob that fitted the grid's CASTE, at a quarter of the list's contrast. All 20
+    words, none not listed (CASTE before)."""
+    recovered, spurious = _list_read_from_photo("dim", 29011)
+    assert recovered == 20 and spurious == 0
+
