@@ -1617,3 +1617,11 @@ def test_a_night_photos_paper_grain_is_not_read_as_a_list_word():
     recovered, spurious = _list_read_from_photo("dim", 29011)
     assert recovered == 20 and spurious == 0
 
+
+def test_a_word_of_an_entry_read_near_the_grid_does_not_take_the_entrys_print():
+    """A night photo's list of 13 sports (tools.synth dim 29004): Tesseract read "HIGH Jump" at 58, kept near (the
+    grid, a cell misread, spells HIGHJUMP but for it), and the spotter fitted HIGH, a word of the grid, to the
+    entry's first blob at 1.0, which took the entry's place. A part of the entry's own word does not: all 13, none
+    not listed (HIGH for HIGH JUMP before)."""
+    recovered, spurious = _list_read_from_photo("dim", 29004)
+    assert recovered == 13 and spurious == 0
