@@ -285,6 +285,12 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         return []
     ink = ink or page_ink(flat)
     doubt = np.array([min((doubtful or {}).get(w, 0.0), DOUBT_COST) / len(w) for w in words])
+    # a doubtful word is not the print where the word inside it but for its first or last letter fits better: that
+    # letter is not there (a night photo's "19. Pear" fitted the grid's PEAR at 0.0 a letter, PEARL, the grid's PEAR
+    # and a cell after it, at -0.99); a shorter word inside it fits a blurred word better by chance (CLIP, ECLIPSE)
+    inner = {k: [j for j, v in enumerate(words) if len(v) == len(w) - 1 and v in w] for k, w in enumerate(words)
+             if doubt[k] > 0}
+    inner = {k: js for k, js in inner.items() if js}
     only = np.isin(words, list(column_only))
     room = (np.array([len(w) for w in words]) + WIDE[1]) * WIDE[0] * letter_px  # see WIDE
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
@@ -295,7 +301,11 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         both = None if j is None else (box[0], min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
         for at, tried, bonus in (((i,), box, 0.0), ((i, j), both, TWO_WORDS)):
             if tried is not None:
-                fit = np.where(tried[2] - tried[0] > room, NO_FIT, _fits(tried, ink, words) - doubt)
+                fit = _fits(tried, ink, words)
+                for k, js in inner.items():
+                    if fit[js].max() > fit[k]:
+                        fit[k] = NO_FIT
+                fit = np.where(tried[2] - tried[0] > room, NO_FIT, fit - doubt)
                 tries.append((np.where(only, NO_FIT, fit).max() + bonus, at, tried, fit))
     tries = _wholes_first(tries, words, only)
     sure = match([(order, at, box, np.where(only, NO_FIT, fit)) for order, at, box, fit in tries], words, long=LONG)

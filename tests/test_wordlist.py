@@ -1625,3 +1625,13 @@ def test_a_word_of_an_entry_read_near_the_grid_does_not_take_the_entrys_print():
     not listed (HIGH for HIGH JUMP before)."""
     recovered, spurious = _list_read_from_photo("dim", 29004)
     assert recovered == 13 and spurious == 0
+
+
+def test_a_word_the_grid_spells_but_for_a_cell_is_not_read_where_a_word_inside_it_fits_better():
+    """A night photo's numbered list of 20 fruits (tools.synth dim 30008): the word reader read "19. Pear" as such,
+    PEAR at 0.0 a letter, and PEARL (the grid's PEAR and a cell after it, which would be an L misread) at -0.99.
+    PEAR, a rarer 4-letter word, is taken only down the list's columns, so PEARL took the blob first. A word the
+    grid spells only but for a cell is not taken where a word inside it fits better: 19 of 20, none not listed
+    (18 and PEARL before)."""
+    recovered, spurious = _list_read_from_photo("dim", 30008)
+    assert recovered >= 19 and spurious == 0
