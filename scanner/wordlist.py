@@ -1173,16 +1173,19 @@ def _sentences(boxes: list[tuple[int, int, int, int]], h: float) -> list[tuple[i
     within a word gap (ENTRY_GAP text heights ``h``) of the next: a sentence, though Tesseract made out too little
     of it to tell (a night photo's instructions, read "TAS TAIT ... IT AR", fitted RUTTER and BOONE); a list's
     columns stand further apart."""
-    def level(p: tuple, q: tuple) -> bool:
-        return min(p[3], q[3]) - max(p[1], q[1]) >= 0.5 * min(p[3] - p[1], q[3] - q[1])
-
-    after = {}
-    for i, p in enumerate(boxes):
-        beside = [(q[0], j) for j, q in enumerate(boxes) if p[2] <= q[0] <= p[2] + ENTRY_GAP * h and level(p, q)]
-        if beside:
-            after[i] = min(beside)[1]
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    order = np.argsort(b[:, 0], kind="stable")
+    starts = b[order, 0]
+    after = {}  # each blob's next on its line within a word gap
+    for i, (_, y0, x1, y1) in enumerate(b):
+        near = order[np.searchsorted(starts, x1):np.searchsorted(starts, x1 + ENTRY_GAP * h, side="right")]
+        near = near[near != i]
+        top, bottom = b[near, 1], b[near, 3]
+        level = np.minimum(y1, bottom) - np.maximum(y0, top) >= 0.5 * np.minimum(y1 - y0, bottom - top)
+        if level.any():
+            after[i] = int(near[level][0])  # near is in order of starts: the first level one is the nearest
     out: set[int] = set()
-    for first in set(range(len(boxes))) - set(after.values()):
+    for first in set(range(len(b))) - set(after.values()):
         run = [first]
         while run[-1] in after and after[run[-1]] not in run:
             run.append(after[run[-1]])
