@@ -288,9 +288,9 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     # a doubtful word is not the print where the word inside it but for its first or last letter fits better: that
     # letter is not there (a night photo's "19. Pear" fitted the grid's PEAR at 0.0 a letter, PEARL, the grid's PEAR
     # and a cell after it, at -0.99); a shorter word inside it fits a blurred word better by chance (CLIP, ECLIPSE)
-    inner = {k: [j for j, v in enumerate(words) if len(v) == len(w) - 1 and v in w] for k, w in enumerate(words)
-             if doubt[k] > 0}
-    inner = {k: js for k, js in inner.items() if js}
+    index = {w: j for j, w in enumerate(words)}
+    inner = {k: js for k, w in enumerate(words) if doubt[k] > 0
+             and (js := [index[v] for v in {w[1:], w[:-1]} if v in index])}
     only = np.isin(words, list(column_only))
     room = (np.array([len(w) for w in words]) + WIDE[1]) * WIDE[0] * letter_px  # see WIDE
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
