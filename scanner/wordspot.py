@@ -285,15 +285,17 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         return []
     ink = ink or page_ink(flat)
     doubt = np.array([min((doubtful or {}).get(w, 0.0), DOUBT_COST) / len(w) for w in words])
-    # a doubtful word is not the print where the word inside it but for its first or last letter fits better: that
-    # letter is not there (a night photo's "19. Pear" fitted the grid's PEAR at 0.0 a letter, PEARL, the grid's PEAR
-    # and a cell after it, at -0.99); a shorter word inside it fits a blurred word better by chance (CLIP, ECLIPSE)
+    # a doubtful word is not taken where the word inside it but for its first or last letter fits better: that letter
+    # is not there (a night photo's "19. Pear" fitted the grid's PEAR at 0.0 a letter, PEARL, the grid's PEAR and a
+    # cell after it, at -0.99); a shorter word, or one of three letters, fits a blurred word better by chance (CLIP
+    # in ECLIPSE). It stays a rival there: without PEARL's -2.33, a tiny lower-case "pear" was clearly DEAR (-0.82)
     index = {w: j for j, w in enumerate(words)}
-    inner = {k: js for k, w in enumerate(words) if doubt[k] > 0
+    inner = {k: js for k, w in enumerate(words) if doubt[k] > 0 and len(w) > SHORT[0]
              and (js := [index[v] for v in {w[1:], w[:-1]} if v in index])}
     only = np.isin(words, list(column_only))
     room = (np.array([len(w) for w in words]) + WIDE[1]) * WIDE[0] * letter_px  # see WIDE
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
+    untaken: dict[tuple, set[str]] = {}  # by box tried: the doubtful words not taken there
     for i, box in enumerate(boxes):
         if until is not None and ink.steps >= until:
             break
@@ -302,13 +304,12 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
         for at, tried, bonus in (((i,), box, 0.0), ((i, j), both, TWO_WORDS)):
             if tried is not None:
                 fit = _fits(tried, ink, words)
-                for k, js in inner.items():
-                    if fit[js].max() > fit[k]:
-                        fit[k] = NO_FIT
+                untaken[tried] = {words[k] for k, js in inner.items() if fit[js].max() > fit[k]}
                 fit = np.where(tried[2] - tried[0] > room, NO_FIT, fit - doubt)
                 tries.append((np.where(only, NO_FIT, fit).max() + bonus, at, tried, fit))
     tries = _wholes_first(tries, words, only)
     sure = match([(order, at, box, np.where(only, NO_FIT, fit)) for order, at, box, fit in tries], words, long=LONG)
+    sure = [s for s in sure if s[2] not in untaken[s[1]]]
     # down the list's columns, each blob taken there putting the next one down in the column
     alone = [t for t in tries if len(t[1]) == 1]
     while more := match(_down_column(alone, sure, listed, words, column_words, letter_px), words, COLUMN_FIT,
