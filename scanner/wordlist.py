@@ -2003,13 +2003,12 @@ def _spotted(flat: np.ndarray, reading: tuple, letters: list[str], unsure: tuple
         if len(again) > len(spotted):
             spotted, h = again, smaller
     # a word taken only down a column does not overrule an entry read, however short (PROD took the print of a
-    # sideways photo's "map"), but may bear it out (MUG in the print of a night photo's "Mug", read NUG at 0)
-    spotted = [(b, w, sure) for b, w, sure in spotted if w not in columns or not any(
-        _overlap(b, here(entries[i].box)) and grid_key(judged[i][0].word) != w for i in short)]
-    # nor does a part of an entry's own word take its print: the HIGH of a night photo's "HIGH Jump", read at 58
-    # and kept near (the grid spells HIGHJUMP but for a cell), fitted its first blob at 1.0
+    # sideways photo's "map"), but may bear it out (MUG in the print of a night photo's "Mug", read NUG at 0); nor
+    # does a part of the entry's own word (the HIGH of a night photo's "HIGH Jump", read at 58 and kept near, the
+    # grid spelling HIGHJUMP but for a cell, fitted its first blob at 1.0)
     spotted = [(b, w, sure) for b, w, sure in spotted if not any(
-        _overlap(b, here(entries[i].box)) and w != (key := grid_key(judged[i][0].word)) and w in key for i in short)]
+        _overlap(b, here(entries[i].box)) and w != (key := grid_key(judged[i][0].word)) and (w in columns or w in key)
+        for i in short)]
     spotted += _read_in_columns(ink, boxes, taken + [b for b, *_ in spotted], h, words, found)
     spotted = _printed_alike(crop, spotted, [here(entries[i].box) for i in chosen])
     allowance.spend(ink.steps)
