@@ -2026,8 +2026,9 @@ def _printed_alike(flat: np.ndarray, spotted: list[tuple], read: list[tuple[int,
     lists' contrast; the listed words spotted on 48 night photos stood at 0.63 and more)."""
     if not spotted:
         return spotted
-    level = float(np.median([wordspot.contrast(flat, b) for b in read + [b for b, *_ in spotted]]))
-    return [s for s in spotted if wordspot.contrast(flat, s[0]) >= FAINT_ENTRY * level]
+    each = [wordspot.contrast(flat, b) for b, *_ in spotted]
+    level = float(np.median([wordspot.contrast(flat, b) for b in read] + each))
+    return [s for s, c in zip(spotted, each) if c >= FAINT_ENTRY * level]
 
 
 def _cut(box: tuple[int, int, int, int], shape: tuple[int, ...], edges: tuple[bool, bool, bool, bool]) -> bool:
