@@ -16,12 +16,16 @@ read from the image, as `wordsearch solve IMAGE` does) and once with the truth's
 --conditions [N] adds N cases (seeds S..S+N-1, S from --condition-seed, default 0; N default 5) of each hard
 condition of tools.synth.condition_case that prints a list (turned, lower case, dim, small, hand-lettered,
 newsprint, tiny), totalled per condition; --condition NAME (repeatable) keeps only the conditions named.
-Totals follow, against the targets: recovered >= 95%, spurious <= 1 per image, recall within 3 points.
+Totals follow, against the targets: recovered >= 95%, spurious <= 1 per image, recall within 3 points; for
+generated pages, also apart for lists printed under SMALL_PRINT px tall in the picture and the rest (the median
+height of the truth's word boxes): how much of a shortfall is print too small to make out; and apart for the lists
+the scanner itself reports hard to read (WordList.hard_to_read) and the rest: how well that warning tells.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -40,6 +44,7 @@ from scanner.wordlist import grid_key  # noqa: E402
 from solver.errors import WordSearchError  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
+SMALL_PRINT = 12.0  # px: a listed word's box (a line of the list) this low in a blurred night photo is a smudge
 
 
 @dataclass
@@ -53,6 +58,8 @@ class Row:
     hits: int = 0  # listed words in the truth grid
     found_read: int = 0  # ... found at the right cells, list read from the image
     found_given: int = 0  # ... found at the right cells, list given
+    print_px: float | None = None  # the median height of the truth's word boxes in the picture
+    hard_to_read: bool = False  # the scanner said so of the list it read
     error: str = ""
     missing: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
@@ -77,7 +84,7 @@ def found_right(puzzles, hits: dict[str, list]) -> int:
 
 def measure(name: str, kind: str, image, truth: dict, engine, given: bool = True) -> Row:
     """Read the list from the image and solve with it; also solve with the truth's list unless ``given`` is False."""
-    row = Row(name, kind)
+    row = Row(name, kind, print_px=print_height(truth))
     grid = [r.replace(" ", "").upper().replace("?", "Q") for r in truth["grid"]]
     listed = {grid_key(w): w for w in truth["words"]}
     row.listed = len(listed)
@@ -99,6 +106,7 @@ def measure(name: str, kind: str, image, truth: dict, engine, given: bool = True
         row.missing = sorted(listed)
         return row
     entries = p.word_list.entries
+    row.hard_to_read = p.word_list.hard_to_read
     got = {grid_key(e.word) for e in entries} | {grid_key(e.read) for e in entries if e.corrected}
     row.recovered = len(set(listed) & got)
     row.missing = sorted(set(listed) - got)
@@ -106,6 +114,15 @@ def measure(name: str, kind: str, image, truth: dict, engine, given: bool = True
     row.spurious = len(row.extra)
     row.found_read = found_right(puzzles, hits)
     return row
+
+
+def print_height(truth: dict) -> float | None:
+    """The median height in the picture of the truth's listed word boxes (quads, top-left first, clockwise), or
+    None where the truth has none (the corpus)."""
+    quads = truth.get("word_boxes") or []
+    if not quads:
+        return None
+    return statistics.median(math.dist(q[0], q[3]) for q in quads)
 
 
 def pct(n: int, d: int) -> str:
@@ -131,11 +148,28 @@ def totals(title: str, rows: list[Row]) -> None:
     print(f"{title}: {len(rows)} images, listed {listed}, recovered {recovered} ({pct(recovered, listed).strip()}, "
           f"target >= 95%), spurious {spurious} ({spurious / len(rows):.2f}/image, target <= 1), "
           f"median {statistics.median(secs) if secs else 0:.2f} s to read a list")
+    pad = " " * (len(title) + 2)
+    sized = [r for r in rows if r.print_px is not None]
+    if sized:
+        print(f"{pad}by the list's print in the picture: " + split(
+            sized, f"under {SMALL_PRINT:.0f} px", lambda r: r.print_px < SMALL_PRINT, f"{SMALL_PRINT:.0f} px and taller"))
+    print(f"{pad}lists read: " + split([r for r in rows if not r.error], "reported hard to read",
+                                       lambda r: r.hard_to_read, "not"))
     if hits:
         gap = 100.0 * (given - read) / hits
-        print(f"{'':{len(title) + 2}}pipeline recall: list read {pct(read, hits).strip()} (ours), list given "
+        print(f"{pad}pipeline recall: list read {pct(read, hits).strip()} (ours), list given "
               f"{pct(given, hits).strip()} (baseline), ratio {read / max(given, 1):.3f}, gap {gap:.1f} points "
               f"(target <= 3)")
+
+
+def split(rows: list[Row], label: str, test, other: str) -> str:
+    """The words recovered from the ``rows`` that pass ``test`` and from the rest, labelled."""
+    parts = []
+    for name, part in ((label, [r for r in rows if test(r)]), (other, [r for r in rows if not test(r)])):
+        n, got = sum(r.listed for r in part), sum(r.recovered for r in part)
+        parts.append(f"{name}: {len(part)} images, {got} of {n} ({pct(got, n).strip()}), "
+                     f"{sum(r.spurious for r in part)} spurious")
+    return "; ".join(parts)
 
 
 def corpus_items(folder: Path, only: str | None) -> list[tuple[str, dict, Path]]:

@@ -169,6 +169,10 @@ def solve_summary(puzzles: list) -> list[str]:
             fixed = sum(e.corrected for e in p.word_list.entries)
             lines.append(f"  word list read from the image: {len(p.word_list.entries)} entries"
                          + (f", {fixed} corrected against the grid" if fixed else ""))
+            if p.word_list.hard_to_read:
+                lines.append(f"  the list's print is {p.word_list.print_px:.0f} px tall and blurred over "
+                             f"{p.word_list.blur_px:.0f} px: words may be missing; photograph the list closer, "
+                             f"or give --words")
         for r in p.results:
             for m in r.mismatches:
                 lines.append(f"  corrected {r.word}: cell ({m.cell[0]}, {m.cell[1]}) read {m.read}, "

@@ -248,6 +248,11 @@ INSTRUCTION_WORDS = frozenset(
 """Words of instructions ("Search for the words listed below the puzzle") and list headers ("WORD BANK",
 "KEY WORDS"): an entry made only of these is a fragment of a sentence or a heading, unless the grid vouches
 for it."""
+LEGIBLE = 2.2
+"""A list's print this many times as tall as its edges' blur (see WordList.hard_to_read) is read well. Set on 60
+night photos (seeds 19000-31011: lists under it gave 117 of 183 words, the others 619 of 648); on 217 other
+generated pages in six conditions (bench/wordlist_accuracy.py, seeds 40000), lists under it gave 250 of 382 words,
+the others 2,707 of 2,775."""
 NO_LIST = "no word list found in {source}; give the words with --words or --words-file"
 
 
@@ -265,11 +270,19 @@ class WordEntry:
 
 @dataclass
 class WordList:
-    """The entries read from an image and the region (polygon, image px) they were read from."""
+    """The entries read from an image and the region (polygon, image px) they were read from; for a list read, how
+    tall its print stands in the image and over how many image px its edges blur (see hard_to_read)."""
 
     entries: list[WordEntry]
     region: list[list[float]] = field(default_factory=list)
     source: str = "image"
+    print_px: float | None = None
+    blur_px: float | None = None
+
+    @property
+    def hard_to_read(self) -> bool:
+        """Whether the list's print stands less than LEGIBLE times as tall as its blur: words may be missing."""
+        return bool(self.print_px and self.blur_px and self.print_px < LEGIBLE * self.blur_px)
 
     @property
     def words(self) -> list[str]:
@@ -277,7 +290,14 @@ class WordList:
 
     def to_dict(self) -> dict:
         return {"source": self.source, "entries": [e.to_dict() for e in self.entries],
-                "region": [[round(float(x), 1), round(float(y), 1)] for x, y in self.region]}
+                "region": [[round(float(x), 1), round(float(y), 1)] for x, y in self.region]} | self.print_dict()
+
+    def print_dict(self) -> dict:
+        """The list's print as the JSON reports it (nothing for a list not read from an image)."""
+        if self.print_px is None:
+            return {}
+        return {"print_px": round(self.print_px, 1), "blur_px": round(self.blur_px or 0.0, 1),
+                "hard_to_read": self.hard_to_read}
 
 
 @dataclass
@@ -2400,12 +2420,13 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     if not first[2]:  # no list at the page's letter size: its small print, if any, read at its own
         first = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, REACH, small=True,
                            look=look) or first
-    entries, judged, chosen, T, at_edge, _ = first
+    entries, judged, chosen, T, at_edge, _, blur = first
     if at_edge:  # the list may run on past the part of the page read: read a wider part, keep the longer list
         wider = _read_list(image, grids, loc, letters, unsure, engine, left, spotting, WIDE_REACH, look=look)
         # longer in entries, or in letters: words cut at the edge (a small photo's ARCHER|Y, BADMIN|TON)
         if (len(wider[2]), _listed_letters(wider)) > (len(chosen), _listed_letters(first)):
             entries, judged, chosen, T = _with_first(wider, first, letters)
+            blur = wider[6]
     chosen = _in_marked_columns(chosen, entries, judged)
     judged = _kept_as_read(entries, judged, chosen, letters, alternatives)
     if not chosen or _chance(entries, judged, chosen):
@@ -2413,7 +2434,9 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     (x0, y0), (x1, y1), _ = _block(entries, chosen, 0.5)  # a frame clear of the letters
     quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
     region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
-    return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image")
+    scale = float(np.sqrt(abs(np.linalg.det(T[:2, :2]))))  # the read page's px per image px
+    return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image",
+                    print_px=float(np.median([entries[i].height for i in chosen])) / scale, blur_px=blur / scale)
 
 
 def _kept_as_read(entries: list[_Entry], judged: list, chosen: list[int], letters: list[str],
@@ -2448,7 +2471,7 @@ def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_E
     """(entries, verdicts, the chosen ones, map) of the ``wider`` reading of a list (see _read_list) with the list
     entries of the ``first``, narrower one merged in where they are better read: each reading's layout analysis
     loses lines the other keeps (the first lines of a night photo's list, read only from the narrower page)."""
-    entries, judged, chosen, T, _, soft = wider
+    entries, judged, chosen, T, _, soft, _ = wider
     M = T @ np.linalg.inv(first[3])  # the first reading's page px -> the wider one's
     scale = float(np.sqrt(abs(np.linalg.det(M[:2, :2]))))
     moved = []
@@ -2466,9 +2489,10 @@ def _with_first(wider: tuple, first: tuple, letters: list[str]) -> tuple[list[_E
 def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[str], unsure: tuple, engine,
                left: Callable[[], float | None], spotting: _Allowance, reach: float,
                small: bool = False, look: float = LOOK_SECONDS
-               ) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool] | None:
+               ) -> tuple[list[_Entry], list, list[int], np.ndarray, bool, bool, float] | None:
     """(entries, verdicts, the chosen ones, 3x3 map image px -> the read page's px, whether the list comes within
-    EDGE_LINES lines of an edge where the read page was cut, whether its print is soft) of the list read from the
+    EDGE_LINES lines of an edge where the read page was cut, whether its print is soft, how many of the read
+    page's px its print's edges take from paper to ink: imaging.edge_width over the list) of the list read from the
     page cut to ``reach`` grid sizes round ``loc`` (see read_word_list; ``left``: Tesseract's time left;
     ``spotting``: the word spotter's; ``look``: each follow-up read's own time, see _floored)."""
     pitch = None
@@ -2563,7 +2587,10 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
     if reading[2]:
         reading = _rejoined(_reprinted(flat, _lengthened(flat, reading, letters, unsure), letters), letters)
     entries, judged, chosen, _ = reading
-    at_edge = False
+    at_edge, blur = False, 0.0
+    if chosen:
+        (x0, y0), (x1, y1) = np.clip(_block(entries, chosen, 0.5)[:2], 0, size).astype(int)
+        blur = imaging.edge_width(flat[y0:y1, x0:x1])
     if chosen and loc is not None:
         lo, hi, h = _block(entries, chosen)
         ih, iw = image.shape[:2]
@@ -2571,4 +2598,4 @@ def _read_list(image: np.ndarray, grids: list[np.ndarray], loc, letters: list[st
         # only where the page was cut: a list that ends at the picture's own edge has nothing more to read
         at_edge = bool(np.any((lo < EDGE_LINES * h) & (page.min(axis=0) < -1)) or
                        np.any((hi > size - EDGE_LINES * h) & (page.max(axis=0) > size + 1)))
-    return entries, judged, chosen, T, at_edge, soft
+    return entries, judged, chosen, T, at_edge, soft, blur

@@ -1,8 +1,9 @@
 """The web page in a real browser: Playwright drives Debian's Chromium against the real server (uvicorn, OCR pool).
 
 At a phone viewport (390x844): upload samples/photo.jpg, see 20/20 words found, correct a cell and see its word
-lost and found again, isolate a word, download the JSON; plain-words errors; the Boggle tab. Chromium comes from
-`make setup` (apt); without it these tests fail under CI and skip elsewhere. UPDATE_DOCS=1 saves docs/web.png.
+lost and found again, isolate a word, download the JSON; a night photo's list said to be hard to read; plain-words
+errors; the Boggle tab. Chromium comes from `make setup` (apt); without it these tests fail under CI and skip
+elsewhere. UPDATE_DOCS=1 saves docs/web.png.
 """
 from __future__ import annotations
 
@@ -145,6 +146,26 @@ def test_photo_flow_on_a_phone(phone):
     doc = json.loads(Path(download.value.path()).read_text())
     assert doc["grid"]["rows"] == doc["grid"]["cols"] == 15
     assert sum(w["found"] for w in doc["words"]) == 20 and "id" not in doc
+
+
+def test_a_list_hard_to_read_is_said_so(phone, tmp_path):
+    """A night photo whose list is printed small and blurred (tools.synth dim 28004): the page says words may be
+    missing and what to do; the sample photo's list (20 of 20, sharp) gets no such note."""
+    import cv2
+
+    from tools.synth import condition_case
+
+    night = tmp_path / "night.jpg"
+    cv2.imwrite(str(night), condition_case("dim", 28004)[0], [cv2.IMWRITE_JPEG_QUALITY, 95])
+    page = phone
+    page.goto("/")
+    page.set_input_files("#photo", str(night))
+    page.locator("#summary").wait_for(state="visible", timeout=90_000)
+    assert "small and blurred in this photo: some words may be missing" in page.locator("#extra").inner_text()
+    page.locator("#again").click()
+    page.set_input_files("#photo", str(SAMPLES / "photo.jpg"))
+    page.locator("#summary").filter(has_text="20 of 20").wait_for(timeout=90_000)
+    assert "blurred" not in page.locator("#extra").inner_text()
 
 
 def test_errors_in_plain_words(phone, tmp_path):

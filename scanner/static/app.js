@@ -226,6 +226,10 @@ function show(result) {
   renderGrid(rows);
   renderPhoto();
   const extra = [];
+  if (doc.word_list && doc.word_list.hard_to_read) {
+    extra.push("The list's print is small and blurred in this photo: some words may be missing. " +
+               "Add them above, or photograph the list closer.");
+  }
   if (doc.unused_letters) extra.push(`Letters left over: ${[].concat(doc.unused_letters).join("")}`);
   $("extra").textContent = extra.join(" ");
   $("result").hidden = false;
