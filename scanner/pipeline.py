@@ -137,14 +137,10 @@ def word_json(result) -> dict:
 def word_list_json(source: str, word_list, words: list[str]) -> dict:
     """The JSON's "word_list": where the words came from, each entry as read and as used, and for a list read from
     the image, its region and its print (see wordlist.WordList.hard_to_read)."""
-    if word_list is None:
-        entries = [{"read": w, "word": w, "corrected": False} for w in words]
-        return {"source": source, "entries": entries, "region": None}
-    entries = [{"read": e.read, "word": e.word, "corrected": bool(e.corrected)} for e in word_list.entries]
-    if source != "image":
-        return {"source": source, "entries": entries, "region": None}
-    region = np.round(np.asarray(word_list.region, float), 1).tolist()
-    return {"source": source, "entries": entries, "region": region} | word_list.print_dict()
+    if word_list is None:  # given, or no list
+        return {"source": source, "entries": [{"read": w, "word": w, "corrected": False} for w in words],
+                "region": None}
+    return word_list.to_dict()
 
 
 def _cut_upright(image: np.ndarray, loc: GridLocation, turns: int,

@@ -265,7 +265,7 @@ class WordEntry:
     corrected: bool = False
 
     def to_dict(self) -> dict:
-        return {"read": self.read, "word": self.word, "corrected": self.corrected}
+        return {"read": self.read, "word": self.word, "corrected": bool(self.corrected)}
 
 
 @dataclass
@@ -289,15 +289,13 @@ class WordList:
         return [e.word for e in self.entries]
 
     def to_dict(self) -> dict:
-        return {"source": self.source, "entries": [e.to_dict() for e in self.entries],
-                "region": [[round(float(x), 1), round(float(y), 1)] for x, y in self.region]} | self.print_dict()
-
-    def print_dict(self) -> dict:
-        """The list's print as the JSON reports it (nothing for a list not read from an image)."""
-        if self.print_px is None:
-            return {}
-        return {"print_px": round(self.print_px, 1), "blur_px": round(self.blur_px or 0.0, 1),
-                "hard_to_read": self.hard_to_read}
+        """The JSON's "word_list" (see pipeline.word_list_json); the print only where it was measured."""
+        out = {"source": self.source, "entries": [e.to_dict() for e in self.entries],
+               "region": [[round(float(x), 1), round(float(y), 1)] for x, y in self.region]}
+        if self.print_px is not None:
+            out |= {"print_px": round(self.print_px, 1), "blur_px": round(self.blur_px or 0.0, 1),
+                    "hard_to_read": self.hard_to_read}
+        return out
 
 
 @dataclass
@@ -2434,7 +2432,8 @@ def read_word_list(image: np.ndarray, loc, letters: list[str], *, source: str, e
     (x0, y0), (x1, y1), _ = _block(entries, chosen, 0.5)  # a frame clear of the letters
     quad = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
     region = cv2.perspectiveTransform(quad, np.linalg.inv(T))[0]
-    scale = float(np.sqrt(abs(np.linalg.det(T[:2, :2]))))  # the read page's px per image px
+    # the read page's px per image px where the list is (a photo in perspective shrinks the far side of the page)
+    scale = float(np.sqrt((x1 - x0) * (y1 - y0) / max(cv2.contourArea(region.astype(np.float32)), 1.0)))
     return WordList(entries=[judged[i][0] for i in chosen], region=region.tolist(), source="image",
                     print_px=float(np.median([entries[i].height for i in chosen])) / scale, blur_px=blur / scale)
 
