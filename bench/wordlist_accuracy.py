@@ -44,7 +44,7 @@ from scanner.wordlist import grid_key  # noqa: E402
 from solver.errors import WordSearchError  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-SMALL_PRINT = 12.0  # px: a listed word's box (a line of the list) this low in a blurred night photo is a smudge
+SMALL_PRINT = 12.0  # px: a listed word's box (a line of the list) under this height, a night photo's list loses words
 
 
 @dataclass
@@ -151,8 +151,9 @@ def totals(title: str, rows: list[Row]) -> None:
     pad = " " * (len(title) + 2)
     sized = [r for r in rows if r.print_px is not None]
     if sized:
+        small = f"under {SMALL_PRINT:.0f} px"
         print(f"{pad}by the list's print in the picture: " + split(
-            sized, f"under {SMALL_PRINT:.0f} px", lambda r: r.print_px < SMALL_PRINT, f"{SMALL_PRINT:.0f} px and taller"))
+            sized, small, lambda r: r.print_px < SMALL_PRINT, f"{SMALL_PRINT:.0f} px and taller"))
     print(f"{pad}lists read: " + split([r for r in rows if not r.error], "reported hard to read",
                                        lambda r: r.hard_to_read, "not"))
     if hits:
