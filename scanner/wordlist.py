@@ -1191,19 +1191,9 @@ def _sentences(boxes: list[tuple[int, int, int, int]], h: float) -> list[tuple[i
     within a word gap (ENTRY_GAP text heights ``h``) of the next: a sentence, though Tesseract made out too little
     of it to tell (a night photo's instructions, read "TAS TAIT ... IT AR", fitted RUTTER and BOONE); a list's
     columns stand further apart."""
-    b = np.asarray(boxes, np.float64).reshape(-1, 4)
-    order = np.argsort(b[:, 0], kind="stable")
-    starts = b[order, 0]
-    after = {}  # each blob's next on its line within a word gap
-    for i, (_, y0, x1, y1) in enumerate(b):
-        near = order[np.searchsorted(starts, x1):np.searchsorted(starts, x1 + ENTRY_GAP * h, side="right")]
-        near = near[near != i]
-        top, bottom = b[near, 1], b[near, 3]
-        level = np.minimum(y1, bottom) - np.maximum(y0, top) >= 0.5 * np.minimum(y1 - y0, bottom - top)
-        if level.any():
-            after[i] = int(near[level][0])  # near is in order of starts: the first level one is the nearest
+    after = wordspot.next_on_line(boxes, ENTRY_GAP * h, overlap=False)
     out: set[int] = set()
-    for first in set(range(len(b))) - set(after.values()):
+    for first in set(range(len(boxes))) - set(after.values()):
         run = [first]
         while run[-1] in after and after[run[-1]] not in run:
             run.append(after[run[-1]])
@@ -2067,7 +2057,7 @@ def _read_in_columns(ink: wordspot.PageInk, boxes: list[tuple[int, int, int, int
     vocabulary = _vocabulary_set()
     read_as = {}  # the boxes read alone as such a word, top first, and their words
     for b in sorted(boxes, key=lambda b: b[1]):
-        if b in ink.reads and wordspot.next_on_line([b, *found], 0, h) is None:
+        if b in ink.reads and not wordspot.next_on_line([b, *found], wordspot.SPACE * h, of=[0]):
             read, fit = wordread.read(ink.reads[b])
             text = "".join(ch for ch in read if ch.isalpha())
             if (len(text) >= least_letters and text in vocabulary and text not in words

@@ -296,10 +296,11 @@ def spot(flat: np.ndarray, boxes: list[tuple[int, int, int, int]], letter_px: fl
     room = (np.array([len(w) for w in words]) + WIDE[1]) * WIDE[0] * letter_px  # see WIDE
     tries = []  # (how well the try fits, for the order; the boxes' indices; the box tried; each word's fit)
     untaken: dict[tuple, set[str]] = {}  # by box tried: the doubtful words not taken there
+    following = next_on_line(boxes, SPACE * letter_px)
     for i, box in enumerate(boxes):
         if until is not None and ink.steps >= until:
             break
-        j = next_on_line(boxes, i, letter_px)
+        j = following.get(i)
         both = None if j is None else (box[0], min(box[1], boxes[j][1]), boxes[j][2], max(box[3], boxes[j][3]))
         for at, tried, bonus in (((i,), box, 0.0), ((i, j), both, TWO_WORDS)):
             if tried is not None:
@@ -376,11 +377,12 @@ def _joined(found: list[tuple[int, tuple, str, float]], boxes: list[tuple[int, i
     of one line (see next_on_line) made one entry where the two end to end are one of ``words``: ROAD taken down
     a column and TRIP beside it are the entry ROAD TRIP, however each part was taken."""
     at = {i: k for k, (i, *_) in enumerate(found)}
+    following = next_on_line(boxes, SPACE * letter_px)
     out, done = [], set()
     for k, (i, box, word, p) in enumerate(found):
         if k in done:
             continue
-        j = next_on_line(boxes, i, letter_px)
+        j = following.get(i)
         if j in at and at[j] != k and word + found[at[j]][2] in words:
             _, after, second, q = found[at[j]]
             box, word, p = (box[0], min(box[1], after[1]), after[2], max(box[3], after[3])), word + second, min(p, q)
@@ -434,13 +436,27 @@ def _elsewhere(found: dict[tuple[int, ...], tuple], at: tuple[int, ...], fit: np
     return out
 
 
-def next_on_line(boxes: list[tuple[int, int, int, int]], i: int, letter_px: float) -> int | None:
-    """The index of the box that follows box ``i`` on its line within SPACE letter heights (the second word of
-    an entry such as POLAR BEAR, or the rest of a word whose faint letters broke its ink in two), or None."""
-    x0, y0, x1, y1 = boxes[i]
-    after = [(b[0], j) for j, b in enumerate(boxes) if x0 < b[0] and x1 <= b[2] and b[0] <= x1 + SPACE * letter_px
-             and min(y1, b[3]) - max(y0, b[1]) >= 0.5 * min(y1 - y0, b[3] - b[1])]
-    return min(after)[1] if after else None
+def next_on_line(boxes: list[tuple[int, int, int, int]], gap: float, overlap: bool = True,
+                 of: range | list[int] | None = None) -> dict[int, int]:
+    """{i: the index of the box that follows box i on its line}, for the boxes (x0, y0, x1, y1) some box follows
+    (of those indexed ``of``; None: all): the one that starts nearest after it, within ``gap`` px of its end and
+    ending past it, overlapping it by half the lower one's height. ``overlap``: it may start inside box i (the
+    rest of a word whose faint letters broke its ink in two; the spotter's SPACE letter heights on, the second
+    word of an entry such as POLAR BEAR); if not, only at its end or beyond (the next word of a sentence)."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    order = np.argsort(b[:, 0], kind="stable")
+    starts = b[order, 0]
+    out = {}
+    for i in range(len(b)) if of is None else of:
+        x0, y0, x1, y1 = b[i]
+        first = np.searchsorted(starts, x0, side="right") if overlap else np.searchsorted(starts, x1)
+        near = order[first:np.searchsorted(starts, x1 + gap, side="right")]
+        near = near[(near != i) & (b[near, 2] >= x1)]
+        top, bottom = b[near, 1], b[near, 3]
+        level = np.minimum(y1, bottom) - np.maximum(y0, top) >= 0.5 * np.minimum(y1 - y0, bottom - top)
+        if level.any():
+            out[i] = int(near[level][0])  # near is in order of starts: the first level one is the nearest
+    return out
 
 
 def _fits(box: tuple[int, int, int, int], ink: PageInk, words: list[str]) -> np.ndarray:
